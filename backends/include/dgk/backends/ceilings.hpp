@@ -1,0 +1,26 @@
+// Measured ceilings of an execution space, for roofline fractions: the bandwidth of a large
+// device copy (bytes read + bytes written per second) and the rate of an FMA-bound loop in the
+// run's precision. Measured in the same run as the kernels they judge.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dgk::backends {
+
+struct Ceilings {
+  double copy_bytes_per_s = 0.0;  ///< read + write
+  double flops_per_s = 0.0;       ///< FMA counted as 2 flops
+  std::string precision;          ///< "float" or "double"
+};
+
+/// Measures both ceilings on a default-constructed instance of ExecutionSpace. `bytes` is the
+/// size of each of the two copy buffers; pick it well above the last-level cache.
+template <class ExecutionSpace, class Real>
+Ceilings measure_ceilings(std::size_t bytes = std::size_t(1) << 30);
+
+/// Median of the samples (the vector is reordered).
+double median(std::vector<double>& samples);
+
+}  // namespace dgk::backends

@@ -1,0 +1,90 @@
+#include "dgk/backends/ceilings.hpp"
+
+#include <algorithm>
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/core/execution.hpp"
+
+namespace dgk::backends {
+
+double median(std::vector<double>& samples) {
+  if (samples.empty()) return 0.0;
+  const std::size_t mid = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid), samples.end());
+  double m = samples[mid];
+  if (samples.size() % 2 == 0) {
+    m = 0.5 * (m + *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid)));
+  }
+  return m;
+}
+
+namespace {
+
+template <class Space, class F>
+double median_seconds(const Space& space, int reps, F&& f) {
+  f();  // warm-up
+  space.fence();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    Kokkos::Timer timer;
+    f();
+    space.fence();
+    t.push_back(timer.seconds());
+  }
+  return median(t);
+}
+
+}  // namespace
+
+template <class ExecutionSpace, class Real>
+Ceilings measure_ceilings(std::size_t bytes) {
+  ExecutionSpace space;
+  using Mem = typename ExecutionSpace::memory_space;
+  const std::size_t n = bytes / sizeof(Real);
+  Kokkos::View<Real*, Mem> a(Kokkos::view_alloc("dgk::backends::copy_src", Kokkos::WithoutInitializing), n);
+  Kokkos::View<Real*, Mem> b(Kokkos::view_alloc("dgk::backends::copy_dst", Kokkos::WithoutInitializing), n);
+  Kokkos::parallel_for("dgk::backends::fill", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+                       KOKKOS_LAMBDA(const std::size_t i) { a(i) = Real(i % 1000) * Real(0.5); });
+  const double t_copy = median_seconds(space, 10, [&] {
+    Kokkos::parallel_for("dgk::backends::copy", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+                         KOKKOS_LAMBDA(const std::size_t i) { b(i) = a(i); });
+  });
+
+  // Enough threads to fill a GPU; on the host the loop count is scaled down.
+  const bool host = std::is_same<Mem, Kokkos::HostSpace>::value;
+  const int threads = host ? 256 * ExecutionSpace().concurrency() : 1 << 21;
+  const int iters = host ? 4096 : 2048;
+  Kokkos::View<Real*, Mem> out("dgk::backends::fma_out", threads);
+  // Independent FMA chains per thread keep the pipelines full; the result is stored so the
+  // compiler cannot drop the loop.
+  const double t_fma = median_seconds(space, 5, [&] {
+    Kokkos::parallel_for("dgk::backends::fma", Kokkos::RangePolicy<ExecutionSpace>(space, 0, threads),
+                         KOKKOS_LAMBDA(const int i) {
+                           constexpr int chains = 8;
+                           Real acc[chains];
+                           for (int c = 0; c < chains; ++c) acc[c] = Real(i % 7 + c) * Real(1e-3);
+                           const Real x = Real(0.999999), y = Real(1e-7);
+                           for (int k = 0; k < iters; ++k)
+                             for (int c = 0; c < chains; ++c) acc[c] = acc[c] * x + y;
+                           Real s = 0;
+                           for (int c = 0; c < chains; ++c) s += acc[c];
+                           out(i) = s;
+                         });
+  });
+  Ceilings c;
+  c.copy_bytes_per_s = 2.0 * static_cast<double>(n * sizeof(Real)) / t_copy;
+  c.flops_per_s = 2.0 * 8.0 * static_cast<double>(iters) * static_cast<double>(threads) / t_fma;
+  c.precision = sizeof(Real) == 4 ? "float" : "double";
+  return c;
+}
+
+#define DGK_INSTANTIATE_CEILINGS(SPACE, REAL) template Ceilings measure_ceilings<SPACE, REAL>(std::size_t);
+DGK_IF_SERIAL(DGK_INSTANTIATE_CEILINGS, float)
+DGK_IF_SERIAL(DGK_INSTANTIATE_CEILINGS, double)
+DGK_IF_OPENMP(DGK_INSTANTIATE_CEILINGS, float)
+DGK_IF_OPENMP(DGK_INSTANTIATE_CEILINGS, double)
+DGK_IF_CUDA(DGK_INSTANTIATE_CEILINGS, float)
+DGK_IF_CUDA(DGK_INSTANTIATE_CEILINGS, double)
+
+}  // namespace dgk::backends

@@ -1,0 +1,63 @@
+// Reference tetrahedron and its nodal (warp & blend) DG operators.
+//
+// Reference element: vertices v0 = (-1,-1,-1), v1 = (1,-1,-1), v2 = (-1,1,-1), v3 = (-1,-1,1).
+// Barycentrics of (r,s,t): l0 = -(1+r+s+t)/2, l1 = (1+r)/2, l2 = (1+s)/2, l3 = (1+t)/2.
+// Faces (0-based, same order as Hesthaven & Warburton):
+//   face 0: t = -1        vertices {0, 1, 2}
+//   face 1: s = -1        vertices {0, 1, 3}
+//   face 2: r + s + t = -1 vertices {1, 2, 3}
+//   face 3: r = -1        vertices {0, 2, 3}
+// Host-side, double precision; the device copies are rounded once to the run's precision.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace dgk::basis {
+
+constexpr int tet_np(int n) { return (n + 1) * (n + 2) * (n + 3) / 6; }
+constexpr int tet_nfp(int n) { return (n + 1) * (n + 2) / 2; }
+constexpr int tet_nfaces = 4;
+/// Highest order the nodal tetrahedron is built for (the warp & blend parameters are tabulated
+/// to 15; dgk's compiled kernels go to 9).
+constexpr int tet_max_order = 15;
+
+/// Local vertex numbers of each face, in the order listed above.
+constexpr std::array<std::array<int, 3>, 4> tet_face_vertices{{{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}}};
+
+/// Warp & blend nodes of order N on the reference tetrahedron, in the standard ordering
+/// (t outer, s middle, r inner).
+void tet_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::VectorXd& t);
+
+/// Equispaced nodes of order N, same ordering.
+void tet_equispaced_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::VectorXd& t);
+
+/// Orthonormal (Koornwinder/Dubiner) basis on the tetrahedron at the given points.
+Eigen::MatrixXd tet_vandermonde(int n, const Eigen::VectorXd& r, const Eigen::VectorXd& s,
+                                const Eigen::VectorXd& t);
+
+/// Gradients of the orthonormal basis at the given points.
+void tet_grad_vandermonde(int n, const Eigen::VectorXd& r, const Eigen::VectorXd& s,
+                          const Eigen::VectorXd& t, Eigen::MatrixXd& vr, Eigen::MatrixXd& vs,
+                          Eigen::MatrixXd& vt);
+
+/// All nodal operators of the order-N tetrahedron.
+struct TetNodal {
+  int order = 0;
+  int np = 0;   ///< nodes per element
+  int nfp = 0;  ///< nodes per face
+  Eigen::VectorXd r, s, t;               ///< nodes (np)
+  Eigen::MatrixXd V, Vinv;               ///< Vandermonde and inverse (np x np)
+  Eigen::MatrixXd Dr, Ds, Dt;            ///< differentiation matrices (np x np)
+  Eigen::MatrixXd M, Minv;               ///< mass matrix and inverse (np x np)
+  std::array<Eigen::MatrixXd, 4> Mface;  ///< face mass on each face's own nodes (nfp x nfp)
+  Eigen::MatrixXd LIFT;                  ///< np x (4 nfp): column block f lifts face f
+  std::array<std::vector<int>, 4> fmask; ///< node indices of each face (nfp each)
+};
+
+/// Builds the operators of order n (1 <= n <= tet_max_order); throws dgk::Error otherwise.
+TetNodal make_tet_nodal(int n);
+
+}  // namespace dgk::basis

@@ -1,0 +1,52 @@
+# Finds dgk's dependencies. Kokkos is never owned here: a parent project may provide it.
+if(NOT TARGET Kokkos::kokkos)
+  find_package(Kokkos 3.4 REQUIRED)
+endif()
+if(NOT TARGET Kokkos::kokkoskernels)
+  find_package(KokkosKernels REQUIRED)
+endif()
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
+if(Kokkos_ENABLE_CUDA)
+  kokkos_check(OPTIONS CUDA_LAMBDA)
+  set(DGK_ENABLE_CUDA ON)
+else()
+  set(DGK_ENABLE_CUDA OFF)
+endif()
+
+if(DGK_ENABLE_GMSH)
+  find_path(DGK_GMSH_INCLUDE_DIR gmsh.h REQUIRED)
+  find_library(DGK_GMSH_LIBRARY gmsh REQUIRED)
+endif()
+
+if(DGK_ENABLE_HDF5)
+  find_package(HDF5 REQUIRED COMPONENTS C)
+endif()
+
+# Warnings and sanitizers are applied per target through this interface library, which is
+# not installed (it is linked with BUILD_INTERFACE only).
+add_library(dgk_build_options INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang" AND NOT DGK_ENABLE_CUDA)
+  target_compile_options(dgk_build_options INTERFACE -Wall -Wextra -Wno-unused-parameter)
+endif()
+if(DGK_ENABLE_SANITIZERS)
+  target_compile_options(dgk_build_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(dgk_build_options INTERFACE -fsanitize=address,undefined)
+endif()
+
+# dgk_add_component(<name> [SOURCES ...] [DEPENDS ...] [PRIVATE ...])
+# A static library dgk_<name>, exported as dgk::<name>, with headers in <name>/include.
+function(dgk_add_component name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS;PRIVATE" ${ARGN})
+  add_library(dgk_${name} STATIC ${ARG_SOURCES})
+  add_library(dgk::${name} ALIAS dgk_${name})
+  set_target_properties(dgk_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
+  target_compile_features(dgk_${name} PUBLIC cxx_std_17)
+  target_include_directories(dgk_${name} PUBLIC
+    $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_link_libraries(dgk_${name} PUBLIC ${ARG_DEPENDS} PRIVATE ${ARG_PRIVATE}
+                        $<BUILD_INTERFACE:dgk_build_options>)
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  set_property(GLOBAL APPEND PROPERTY DGK_COMPONENTS dgk_${name})
+endfunction()

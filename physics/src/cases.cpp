@@ -1,0 +1,12 @@
+#include "dgk/physics/cases.hpp"
+
+namespace dgk::physics {
+
+const std::vector<CaseInfo>& cases() {
+  static const std::vector<CaseInfo> list{
+      {"maxwell3d", "3D Maxwell, nodal DG on tetrahedra, upwind flux, PEC walls (LSERK4)"},
+  };
+  return list;
+}
+
+}  // namespace dgk::physics
