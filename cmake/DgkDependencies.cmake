@@ -1,4 +1,17 @@
 # Finds dgk's dependencies. Kokkos is never owned here: a parent project may provide it.
+
+# A CUDA build meant to be carried to another machine links the CUDA runtime statically: the
+# CUDA::cudart target that Kokkos's package would import (the shared library) is defined first,
+# pointing at the static archive.
+option(DGK_CUDA_STATIC_RUNTIME "Link the CUDA runtime statically (CUDA builds)" OFF)
+if(DGK_CUDA_STATIC_RUNTIME AND NOT TARGET CUDA::cudart)
+  find_library(DGK_CUDART_STATIC cudart_static REQUIRED)
+  find_package(Threads REQUIRED)
+  add_library(CUDA::cudart STATIC IMPORTED)
+  set_target_properties(CUDA::cudart PROPERTIES IMPORTED_LOCATION ${DGK_CUDART_STATIC}
+                        INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS};rt")
+endif()
+
 if(NOT TARGET Kokkos::kokkos)
   find_package(Kokkos 3.4 REQUIRED)
 endif()

@@ -1,30 +1,390 @@
-// The dgk command line program.
+// The dgk command line program: run a case, study its convergence, benchmark its kernels.
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
+#include "dgk/backends/ceilings.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
 #include "dgk/core/version.hpp"
+#include "dgk/io/report.hpp"
+#include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/cases.hpp"
+#include "dgk/physics/maxwell3d_case.hpp"
+
+namespace {
+
+using dgk::io::Report;
+using dgk::physics::Maxwell3DCase;
+using dgk::physics::Maxwell3DOptions;
+
+/// "1..7" or "1,3,5" -> list of integers.
+std::vector<int> parse_range(const std::string& text, const std::string& what) {
+  std::vector<int> out;
+  auto to_int = [&](const std::string& s) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    DGK_THROW_IF(used == 0 || used != s.size(), what << " '" << text << "': '" << s << "' is not an integer");
+    return v;
+  };
+  const auto dots = text.find("..");
+  if (dots != std::string::npos) {
+    const int a = to_int(text.substr(0, dots)), b = to_int(text.substr(dots + 2));
+    DGK_THROW_IF(a > b, what << " '" << text << "': empty range");
+    for (int i = a; i <= b; ++i) out.push_back(i);
+    return out;
+  }
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(to_int(item));
+  DGK_THROW_IF(out.empty(), what << " is empty");
+  return out;
+}
+
+std::string fmt(double v, int prec = 3, bool sci = false) {
+  std::ostringstream o;
+  if (sci) o << std::scientific;
+  else o << std::fixed;
+  o << std::setprecision(prec) << v;
+  return o.str();
+}
+
+struct CommonOptions {
+  Maxwell3DOptions m;
+  std::string backend;
+  std::string report;
+  std::string final_time;
+  bool quiet = false;
+};
+
+void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
+  if (with_order) cmd->add_option("--order", c.m.order, "polynomial order N (1..9)")->capture_default_str();
+  cmd->add_option("--precision", c.m.precision, "double|float")->capture_default_str()->check(CLI::IsMember({"double", "float"}));
+  cmd->add_option("--backend", c.backend, "serial|openmp|cuda (default: Kokkos's default space)");
+  cmd->add_option("--cfl", c.m.cfl, "CFL number of the time step")->capture_default_str();
+  cmd->add_option("--report", c.report, "write the results as JSON to this file");
+}
+
+Maxwell3DOptions resolve(const CommonOptions& c) {
+  Maxwell3DOptions m = c.m;
+  if (!c.backend.empty()) m.backend = dgk::parse_backend(c.backend);
+  if (!c.final_time.empty()) {
+    std::size_t used = 0;
+    double t = -1;
+    try {
+      t = std::stod(c.final_time, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    DGK_THROW_IF(used == 0 || used != c.final_time.size(), "--final-time '" << c.final_time << "' is not a number");
+    m.final_time = t;
+  }
+  return m;
+}
+
+// Throughput figures from the counted work of each stage.
+struct Throughput {
+  double flops_per_step = 0, bytes_per_step = 0;
+};
+Throughput throughput(const dgk::Simulation& sim) {
+  Throughput t;
+  for (const auto& c : sim.costs()) {
+    t.flops_per_step += c.flops * sim.stages_per_step();
+    t.bytes_per_step += c.bytes * sim.stages_per_step();
+  }
+  return t;
+}
+
+int run_case(const CommonOptions& c) {
+  const Maxwell3DOptions o = resolve(c);
+  Maxwell3DCase cs(o);
+  auto& sim = cs.simulation();
+  const bool tty = isatty(fileno(stdout));
+  std::cout << "dgk run maxwell3d: order " << sim.order() << ", mesh " << cs.mesh().source << " (" << sim.num_elements()
+            << " elements, " << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << "\n"
+            << "  initial:  " << cs.initial_summary() << "\n"
+            << "  boundary: " << cs.bc_summary() << "\n"
+            << "  steps:    " << cs.steps() << " of dt = " << fmt(cs.dt(), 3, true) << " to t = " << cs.final_time()
+            << " (CFL " << o.cfl << ")\n";
+  const double energy0 = sim.energy();
+  sim.fence();
+  Kokkos::Timer timer;
+  const int every = std::max(1, cs.steps() / 10);
+  for (int s = 1; s <= cs.steps(); ++s) {
+    sim.step(cs.dt());
+    if (!c.quiet && (s % every == 0 || s == cs.steps())) {
+      sim.fence();
+      const double el = timer.seconds();
+      std::ostringstream line;
+      line << "  step " << s << "/" << cs.steps() << "  t = " << fmt(sim.time(), 4) << "  elapsed " << fmt(el, 1)
+           << " s  ETA " << fmt(el / s * (cs.steps() - s), 1) << " s  " << fmt(sim.num_dofs() * double(s) / el / 1e6, 1)
+           << " MDOF/s";
+      if (tty) std::cout << "\r" << line.str() << std::flush;
+      else std::cout << line.str() << "\n";
+    }
+  }
+  sim.fence();
+  const double wall = timer.seconds();
+  if (tty && !c.quiet) std::cout << "\n";
+  std::optional<double> err;
+  if (cs.exact()) err = sim.l2_error(*cs.exact());
+  const double energy = sim.energy();
+  const auto tp = throughput(sim);
+  const double steps = std::max(1, cs.steps());
+  const double s_per_step = wall / steps;
+  const double dofs_per_s = sim.num_dofs() / s_per_step;
+  const double pid = s_per_step / (sim.stages_per_step() * double(sim.num_dofs()));
+
+  Report r;
+  r.set("case", "maxwell3d");
+  r.set("order", sim.order());
+  r.set("mesh", cs.mesh().source);
+  r.set("elements", sim.num_elements());
+  r.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
+  r.set("steps", cs.steps());
+  r.set("dt", cs.dt());
+  r.set("final_time", cs.final_time());
+  r.set("l2_error", err);
+  r.set("energy_initial", energy0);
+  r.set("energy", energy);
+  r.set("wall_s", wall);
+  r.set("s_per_step", s_per_step);
+  r.set("dofs_per_s", dofs_per_s);
+  r.set("s_per_dof_per_stage", pid);
+  r.set("gflops", tp.flops_per_step / s_per_step / 1e9);
+  r.set("gbytes_per_s", tp.bytes_per_step / s_per_step / 1e9);
+  r.set("backend", sim.backend());
+  r.set("precision", sim.precision());
+  r.set("boundary", cs.bc_summary());
+  r.set("initial", cs.initial_summary());
+
+  std::cout << "  L2 error:   " << (err ? fmt(*err, 4, true) : std::string("n/a (no exact solution)")) << "\n"
+            << "  energy:     " << fmt(energy, 8, true) << " (initial " << fmt(energy0, 8, true) << ", change "
+            << fmt((energy - energy0) / energy0, 2, true) << ")\n"
+            << "  wall time:  " << fmt(wall, 3) << " s, " << fmt(s_per_step * 1e3, 3) << " ms/step, "
+            << fmt(dofs_per_s / 1e6, 2) << " MDOF/s, " << fmt(pid, 3, true) << " s per DOF per RK stage\n"
+            << "  achieved:   " << fmt(tp.bytes_per_step / s_per_step / 1e9, 2) << " GB/s, "
+            << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
+  if (!c.report.empty()) r.write_json(c.report);
+  if (!std::isfinite(energy)) {
+    std::cerr << "dgk: error: the solution is not finite at t = " << sim.time()
+              << " (unstable time step? try a smaller --cfl)\n";
+    return 3;
+  }
+  return 0;
+}
+
+int run_convergence(const CommonOptions& c, const std::string& orders_text, int meshes, int start) {
+  const auto orders = parse_range(orders_text, "--orders");
+  DGK_THROW_IF(meshes < 2, "--meshes must be at least 2 (got " << meshes << ")");
+  DGK_THROW_IF(start < 1, "--start must be at least 1 (got " << start << ")");
+  Report rep;
+  rep.set("case", "maxwell3d");
+  std::cout << "dgk convergence maxwell3d: box:n meshes n = " << start << ".." << start + meshes - 1
+            << ", one period of the (1,1,1) cavity mode\n";
+  std::cout << std::setw(3) << "N";
+  for (int k = 0; k < meshes; ++k) std::cout << std::setw(12) << ("h=1/" + std::to_string(start + k));
+  std::cout << std::setw(8) << "EOC" << "\n";
+  for (int n : orders) {
+    std::vector<double> errs, hs;
+    std::cout << std::setw(3) << n << std::flush;
+    std::string backend, precision;
+    for (int k = 0; k < meshes; ++k) {
+      Maxwell3DOptions o = resolve(c);
+      o.order = n;
+      o.mesh = "box:" + std::to_string(start + k);
+      Maxwell3DCase cs(o);
+      auto& sim = cs.simulation();
+      for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
+      errs.push_back(sim.l2_error(*cs.exact()));
+      hs.push_back(1.0 / (start + k));
+      backend = sim.backend();
+      precision = sim.precision();
+      std::cout << std::setw(12) << fmt(errs.back(), 2, true) << std::flush;
+    }
+    const double eoc = std::log(errs[errs.size() - 2] / errs.back()) / std::log(hs[hs.size() - 2] / hs.back());
+    std::cout << std::setw(8) << fmt(eoc, 2) << "\n";
+    Report row;
+    row.set("order", n);
+    row.set("h", Report::Value(hs));
+    row.set("l2_error", Report::Value(errs));
+    row.set("eoc", eoc);
+    rep.set("backend", backend);
+    rep.set("precision", precision);
+    rep.add_row("orders", row);
+  }
+  if (!c.report.empty()) rep.write_json(c.report);
+  return 0;
+}
+
+int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps) {
+  const auto orders = parse_range(orders_text, "--orders");
+  DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
+  DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
+  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
+  Maxwell3DOptions base = resolve(c);
+  base.mesh = "box:" + std::to_string(n);
+  const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
+  auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
+
+  // Ceilings measured in this run, on this backend and precision.
+  dgk::backends::Ceilings ceil;
+  auto measure = [&](auto space_tag) {
+    using Space = decltype(space_tag);
+    ceil = base.precision == "float" ? dgk::backends::measure_ceilings<Space, float>()
+                                     : dgk::backends::measure_ceilings<Space, double>();
+  };
+  switch (backend) {
+#ifdef KOKKOS_ENABLE_SERIAL
+    case dgk::Backend::Serial: measure(Kokkos::Serial()); break;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+    case dgk::Backend::OpenMP: measure(Kokkos::OpenMP()); break;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    case dgk::Backend::Cuda: measure(Kokkos::Cuda()); break;
+#endif
+    default: break;
+  }
+  std::cout << "dgk bench maxwell3d: mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
+            << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
+            << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
+            << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s\n";
+  Report rep;
+  rep.set("case", "maxwell3d");
+  rep.set("backend", dgk::backend_name(backend));
+  rep.set("precision", base.precision);
+  rep.set("elements", mesh.num_elements());
+  rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
+  rep.set("fma_gflops", ceil.flops_per_s / 1e9);
+  std::cout << std::setw(3) << "N" << std::setw(9) << "stage" << std::setw(11) << "time ms" << std::setw(10) << "GFLOP/s"
+            << std::setw(9) << "GB/s" << std::setw(10) << "roofline" << std::setw(14) << "s/DOF/stage" << "\n";
+  for (int order : orders) {
+    Maxwell3DOptions o = base;
+    o.order = order;
+    o.final_time = 0.0;
+    Maxwell3DCase cs(o, mesh);
+    auto& sim = cs.simulation();
+    const auto costs = sim.costs();
+    const auto times = sim.time_stages(reps);
+    double tf = 0, tb = 0, tt = 0, tbound = 0;
+    for (std::size_t s = 0; s <= costs.size(); ++s) {
+      const bool total = s == costs.size();
+      const double flops = total ? tf : costs[s].flops, bytes = total ? tb : costs[s].bytes;
+      const double t = total ? tt : times.seconds[s];
+      const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
+      if (!total) {
+        tf += flops;
+        tb += bytes;
+        tt += t;
+        tbound += bound;
+      }
+      const std::string name = total ? "stage" : costs[s].name;
+      std::cout << std::setw(3) << order << std::setw(9) << name << std::setw(11) << fmt(t * 1e3, 4) << std::setw(10)
+                << fmt(flops / t / 1e9, 1) << std::setw(9) << fmt(bytes / t / 1e9, 1) << std::setw(9)
+                << fmt(100 * bound / t, 1) << "%" << std::setw(14) << fmt(t / sim.num_dofs(), 3, true) << "\n";
+      Report row;
+      row.set("order", order);
+      row.set("kernel", name);
+      row.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
+      row.set("seconds", t);
+      row.set("flops", flops);
+      row.set("bytes", bytes);
+      row.set("gflops", flops / t / 1e9);
+      row.set("gbytes_per_s", bytes / t / 1e9);
+      row.set("roofline_fraction", bound / t);
+      rep.add_row("kernels", row);
+    }
+  }
+  if (!c.report.empty()) rep.write_json(c.report);
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
   CLI::App app{"dgk: discontinuous Galerkin solvers as Kokkos team kernels"};
   app.set_version_flag("--version", std::string(dgk::version_string()));
   app.require_subcommand(1);
-  std::string backend;
-  app.add_option("--backend", backend, "execution space: serial|openmp|cuda (default: Kokkos's default)");
+
+  std::vector<std::string> case_names;
+  for (const auto& c : dgk::physics::cases()) case_names.push_back(c.name);
+  std::string case_name = "maxwell3d";
+
+  CommonOptions run_opts;
+  auto* run = app.add_subcommand("run", "run a case (default: maxwell3d, order 4, box mesh, one cavity period)");
+  run->add_option("case", case_name, "the case to run")->check(CLI::IsMember(case_names))->capture_default_str();
+  add_case_options(run, run_opts, true);
+  run->add_option("--mesh", run_opts.m.mesh, "box:n, box:nx,ny,nz or a Gmsh .msh file")->capture_default_str();
+  run->add_option("--final-time", run_opts.final_time, "final time (default: one period of the mode)");
+  run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing");
+  run->add_option("--initial", run_opts.m.initial, "cavity[:m,n,p] or pulse:x,y,z,width")->capture_default_str();
+  run->add_flag("--quiet", run_opts.quiet, "no progress lines");
+
+  CommonOptions conv_opts;
+  std::string conv_orders = "1..5";
+  int conv_meshes = 3, conv_start = 2;
+  auto* conv = app.add_subcommand("convergence", "L2 errors and orders of convergence on refined box meshes");
+  conv->add_option("case", case_name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
+  add_case_options(conv, conv_opts, false);
+  conv->add_option("--orders", conv_orders, "orders, e.g. 1..6 or 2,4")->capture_default_str();
+  conv->add_option("--meshes", conv_meshes, "number of meshes")->capture_default_str();
+  conv->add_option("--start", conv_start, "cubes per side of the coarsest box mesh")->capture_default_str();
+
+  CommonOptions bench_opts;
+  std::string bench_orders = "1..7";
+  long bench_elements = 98304;
+  int bench_reps = 20;
+  auto* bench = app.add_subcommand("bench", "time each kernel stage against the measured roofline");
+  bench->add_option("case", case_name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
+  add_case_options(bench, bench_opts, false);
+  bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
+  bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();
+  bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();
+
   auto* info = app.add_subcommand("info", "print the build configuration and the known cases");
-  CLI11_PARSE(app, argc, argv);
+
+  // --kokkos-* arguments go to Kokkos, the rest to the parser; Kokkos starts only after the
+  // command line is known to be valid.
+  std::vector<char*> ours{argv[0]}, theirs{argv[0]};
+  for (int i = 1; i < argc; ++i) (std::string(argv[i]).rfind("--kokkos-", 0) == 0 ? theirs : ours).push_back(argv[i]);
   try {
-    if (!backend.empty()) dgk::parse_backend(backend);
+    app.parse(static_cast<int>(ours.size()), ours.data());
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  int rc = 0;
+  int kargc = static_cast<int>(theirs.size());
+  dgk::initialize_kokkos(kargc, theirs.data());
+  try {
     if (*info) {
-      std::cout << dgk::version_string() << "\n";
+      std::cout << dgk::version_string() << "\ncases:\n";
       for (const auto& c : dgk::physics::cases()) std::cout << "  " << c.name << ": " << c.description << "\n";
+      std::cout << "Gmsh meshes: " << (dgk::mesh::gmsh_available() ? "yes" : "no") << "\n";
+    } else if (*run) {
+      rc = run_case(run_opts);
+    } else if (*conv) {
+      rc = run_convergence(conv_opts, conv_orders, conv_meshes, conv_start);
+    } else if (*bench) {
+      rc = run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
     }
   } catch (const dgk::Error& e) {
     std::cerr << "dgk: error: " << e.what() << "\n";
-    return 2;
+    rc = 2;
+  } catch (const std::exception& e) {
+    std::cerr << "dgk: error: " << e.what() << "\n";
+    rc = 2;
   }
-  return 0;
+  Kokkos::finalize();
+  return rc;
 }

@@ -26,6 +26,12 @@ struct TetConnectivity {
 /// face of the hull.
 TetConnectivity connect(const TetMesh& mesh);
 
+/// Checks that no two hull faces with tag 0 (untagged) overlap geometrically: such a pair is
+/// an interface the elements do not share vertices across (a hanging node, or duplicated
+/// vertices). Tagged hull faces may overlap on purpose (the two sides of a thin sheet). Throws
+/// dgk::Error naming both elements and faces. build_face_maps calls it.
+void check_conforming(const TetMesh& mesh, const TetConnectivity& conn);
+
 /// Affine geometric factors per element.
 struct TetGeometry {
   /// Inverse Jacobian entries per element: rx, sx, tx, ry, sy, ty, rz, sz, tz
@@ -63,6 +69,8 @@ struct FaceMaps {
 /// Builds the maps through the face-vertex permutation (no coordinate search per face), then
 /// checks that every matched pair of nodes coincides to a tolerance relative to the element
 /// size; throws dgk::Error naming the element and face when they do not (non-conforming mesh).
+/// Also runs check_conforming, so untagged boundary faces that overlap another part of the
+/// mesh do not pass as boundary.
 FaceMaps build_face_maps(const TetMesh& mesh, const TetConnectivity& conn,
                          const basis::TetNodal& ref);
 

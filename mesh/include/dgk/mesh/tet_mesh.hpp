@@ -38,6 +38,16 @@ struct TetMesh {
   int boundary_tag(const std::string& name) const;
 };
 
+/// Volume Jacobian of element e: its physical volume over the reference volume 4/3, negative
+/// when the element is inverted.
+double element_jacobian(const TetMesh& mesh, int e);
+
+/// Length of the longest edge of element e.
+double longest_edge(const TetMesh& mesh, int e);
+
+/// An element with |J| <= degenerate_tolerance * (longest edge)^3 counts as degenerate.
+constexpr double degenerate_tolerance = 1e-12;
+
 /// Parameters of the built-in box generator.
 struct BoxSpec {
   std::array<int, 3> cells{2, 2, 2};           ///< cubes along x, y, z
@@ -57,6 +67,15 @@ TetMesh load_tet_mesh(const std::string& spec);
 /// Reads tetrahedra and tagged boundary triangles (physical groups of dimension 2, named by
 /// their physical name) from a Gmsh MSH file through the Gmsh SDK. Volume physical groups set
 /// `region`. Throws dgk::Error naming the file and the problem.
+///
+/// Boundary tags are numbered 1, 2, ... in increasing order of the Gmsh physical tag; a group
+/// without a name is called "group<physical tag>", groups with the same name share a tag, and
+/// when a group is called "boundary", tag 0 (untagged hull faces) is renamed "untagged".
+/// Triangles of a group that are interior faces make connect() fail. Negatively oriented
+/// tetrahedra are reordered, degenerate ones are an error; higher-order tetrahedra are read
+/// through their corner nodes (the geometry becomes affine). Other 3D element types are an
+/// error. The function owns the Gmsh API for its duration (initialize ... finalize): it must
+/// not be called while the caller has the Gmsh API initialized.
 TetMesh read_gmsh_tet(const std::string& path);
 
 /// Whether this build can read Gmsh files.

@@ -1,0 +1,65 @@
+// Run-time interface of a discretized problem: whatever the physics, order, precision and
+// execution space, a program drives it through this class. Implementations are explicit
+// instantiations of templates over (physics, precision, execution space) with the order
+// dispatched inside.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dgk {
+
+/// f(x, y, z, t, out): writes the physics' fields at one point.
+using PointFunction = std::function<void(double x, double y, double z, double t, double* out)>;
+
+/// Work of one application of a stage: counted flops and the fewest bytes it must move.
+struct StageCost {
+  std::string name;
+  double flops = 0;
+  double bytes = 0;
+};
+
+/// Median seconds of each stage, in the order of costs().
+struct StageTimes {
+  std::vector<double> seconds;
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+
+  virtual std::string backend() const = 0;
+  virtual std::string precision() const = 0;
+  virtual int order() const = 0;
+  virtual int num_elements() const = 0;
+  virtual int num_fields() const = 0;
+  /// Degrees of freedom: elements x nodes x fields.
+  virtual long long num_dofs() const = 0;
+
+  /// Sets the fields to f(., t) at the nodes (evaluated in double, rounded once) and the time.
+  virtual void set_fields(const PointFunction& f, double t) = 0;
+  /// Largest stable time step estimate for the given CFL number.
+  virtual double max_dt(double cfl) const = 0;
+  /// One full time step (all stages of the integrator).
+  virtual void step(double dt) = 0;
+  virtual double time() const = 0;
+  /// Waits for the work queued on the execution space.
+  virtual void fence() const = 0;
+
+  /// L2 norm of the error against `exact` at the current time (all fields together).
+  virtual double l2_error(const PointFunction& exact) const = 0;
+  /// Energy, sum over fields of the weighted L2 norm squared (e.g. eps|E|^2 + mu|H|^2).
+  virtual double energy() const = 0;
+  /// Copy of the fields on the host, in double: [element][field][node].
+  virtual std::vector<double> host_fields() const = 0;
+
+  /// Per-stage cost of one right-hand-side evaluation plus one update.
+  virtual std::vector<StageCost> costs() const = 0;
+  /// Times each stage separately `reps` times after a warm-up; medians.
+  virtual StageTimes time_stages(int reps) = 0;
+  /// Stages per time step (5 for LSERK4).
+  virtual int stages_per_step() const = 0;
+};
+
+}  // namespace dgk

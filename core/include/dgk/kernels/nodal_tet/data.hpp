@@ -1,0 +1,47 @@
+// Device data of the nodal tetrahedral DG operator: reference operators and per-element mesh
+// data as Kokkos Views. Filled on the host (see dgk/physics/nodal_tet_solver.hpp) and read by
+// the kernels of this folder.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+namespace dgk::kernels::nodal_tet {
+
+template <int N>
+struct Sizes {
+  static constexpr int order = N;
+  static constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
+  static constexpr int nfp = (N + 1) * (N + 2) / 2;
+  static constexpr int nfaces = 4;
+};
+
+/// Reference operators, rounded once to Real. Matrices are column-major (LayoutLeft) so that
+/// consecutive nodes (threads) read consecutive entries of one column.
+template <class Real, class MemorySpace>
+struct Operators {
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> Dr, Ds, Dt;  ///< np x np
+  Kokkos::View<Real**, Kokkos::LayoutLeft, MemorySpace> lift;        ///< np x 4 nfp
+  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> fmask;       ///< 4 x nfp
+};
+
+/// Per-element mesh data.
+template <class Real, class MemorySpace>
+struct MeshData {
+  int num_elements = 0;
+  /// rx, sx, tx, ry, sy, ty, rz, sz, tz per element.
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, MemorySpace> drdx;
+  /// Outward unit normal (x, y, z) and Fscale = sJ / J of each face.
+  Kokkos::View<Real* [4][4], Kokkos::LayoutRight, MemorySpace> face;
+  /// Neighbour node of each face node, as element * np + node; on the boundary, the node itself.
+  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> mapP;  ///< K x 4 nfp
+  /// Boundary condition code of each face (physics-defined), -1 for interior faces.
+  Kokkos::View<int* [4], Kokkos::LayoutRight, MemorySpace> bc;
+  /// Two material coefficients per element (physics-defined).
+  Kokkos::View<Real* [2], Kokkos::LayoutRight, MemorySpace> material;
+};
+
+/// Fields: q(element, field, node), node fastest.
+template <class Real, class MemorySpace>
+using Fields = Kokkos::View<Real***, Kokkos::LayoutRight, MemorySpace>;
+
+}  // namespace dgk::kernels::nodal_tet

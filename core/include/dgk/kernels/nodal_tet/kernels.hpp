@@ -1,0 +1,155 @@
+// Nodal DG operator on tetrahedra as Kokkos team kernels (paper 000, sections 4-5):
+//   volume:  rhs   = physics volume term of the element-local derivatives  (D_r, D_s, D_t)
+//   surface: flux  = Fscale * n.(F(u-) - F*)  at every face node           (flux gather)
+//   lift:    rhs  += LIFT * flux                                            (lifting)
+//   update:  res = a res + dt rhs;  q += b res                              (LSERK4 stage)
+// These are the straightforward variants: one team per element, one thread per node (or face
+// node), operators read from global memory, the element's fields staged in team scratch.
+// Each stage is a separate launch so it can be timed and swapped.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/kernels/nodal_tet/data.hpp"
+
+namespace dgk::kernels::nodal_tet {
+
+struct TagVolume {};
+struct TagSurface {};
+struct TagLift {};
+
+/// Launch shape of the team kernels: team size per kind of kernel (threads per element).
+struct LaunchShape {
+  int volume_team = 1;
+  int surface_team = 1;
+  int lift_team = 1;
+};
+
+template <int N, class Physics, class ExecutionSpace, class Real>
+struct TeamKernels {
+  using S = Sizes<N>;
+  static constexpr int np = S::np, nfp = S::nfp, nf = Physics::num_fields;
+  using Mem = typename ExecutionSpace::memory_space;
+  using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
+  using Member = typename Policy::member_type;
+  using ScratchMatrix = Kokkos::View<Real**, Kokkos::LayoutRight, typename ExecutionSpace::scratch_memory_space,
+                                     Kokkos::MemoryUnmanaged>;
+
+  Operators<Real, Mem> ops;
+  MeshData<Real, Mem> mesh;
+  Fields<Real, Mem> q, rhs, flux;  // flux: K x nf x 4 nfp
+
+  KOKKOS_INLINE_FUNCTION void operator()(TagVolume, const Member& m) const {
+    const int e = m.league_rank();
+    ScratchMatrix sq(m.team_scratch(0), nf, np);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nf * np), [&](const int k) {
+      sq(k / np, k % np) = q(e, k / np, k % np);
+    });
+    m.team_barrier();
+    Real g[9];
+    for (int c = 0; c < 9; ++c) g[c] = mesh.drdx(e, c);
+    const Real mat[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int i) {
+      Real dr[nf], ds[nf], dt[nf];
+      for (int f = 0; f < nf; ++f) dr[f] = ds[f] = dt[f] = Real(0);
+      for (int j = 0; j < np; ++j) {
+        const Real a = ops.Dr(i, j), b = ops.Ds(i, j), c = ops.Dt(i, j);
+        for (int f = 0; f < nf; ++f) {
+          const Real v = sq(f, j);
+          dr[f] += a * v;
+          ds[f] += b * v;
+          dt[f] += c * v;
+        }
+      }
+      Real grad[3][nf];
+      for (int f = 0; f < nf; ++f) {
+        grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
+        grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
+        grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
+      }
+      Real out[nf];
+      Physics::volume(grad, mat, out);
+      for (int f = 0; f < nf; ++f) rhs(e, f, i) = out[f];
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(TagSurface, const Member& m) const {
+    const int e = m.league_rank();
+    const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 4 * nfp), [&](const int k) {
+      const int face = k / nfp;
+      const int node = ops.fmask(face, k % nfp);
+      const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
+      const Real fscale = mesh.face(e, face, 3);
+      Real qm[nf], qp[nf], out[nf];
+      for (int f = 0; f < nf; ++f) qm[f] = q(e, f, node);
+      const int code = mesh.bc(e, face);
+      if (code < 0) {
+        const int p = mesh.mapP(e, k);
+        const int ep = p / np, jp = p % np;
+        for (int f = 0; f < nf; ++f) qp[f] = q(ep, f, jp);
+        const Real mp[2] = {mesh.material(ep, 0), mesh.material(ep, 1)};
+        Physics::numerical_flux(n, qm, qp, mm, mp, out);
+      } else {
+        Physics::boundary_state(code, n, qm, qp);
+        Physics::numerical_flux(n, qm, qp, mm, mm, out);
+      }
+      for (int f = 0; f < nf; ++f) flux(e, f, k) = fscale * out[f];
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(TagLift, const Member& m) const {
+    const int e = m.league_rank();
+    ScratchMatrix sf(m.team_scratch(0), nf, 4 * nfp);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nf * 4 * nfp), [&](const int k) {
+      sf(k / (4 * nfp), k % (4 * nfp)) = flux(e, k / (4 * nfp), k % (4 * nfp));
+    });
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int i) {
+      Real acc[nf];
+      for (int f = 0; f < nf; ++f) acc[f] = Real(0);
+      for (int k = 0; k < 4 * nfp; ++k) {
+        const Real l = ops.lift(i, k);
+        for (int f = 0; f < nf; ++f) acc[f] += l * sf(f, k);
+      }
+      for (int f = 0; f < nf; ++f) rhs(e, f, i) += acc[f];
+    });
+  }
+
+  void volume(const ExecutionSpace& space, int team) const {
+    Kokkos::parallel_for("dgk::nodal_tet::volume",
+                         Kokkos::TeamPolicy<ExecutionSpace, TagVolume>(space, mesh.num_elements, team)
+                             .set_scratch_size(0, Kokkos::PerTeam(ScratchMatrix::shmem_size(nf, np))),
+                         *this);
+  }
+  void surface(const ExecutionSpace& space, int team) const {
+    Kokkos::parallel_for("dgk::nodal_tet::surface",
+                         Kokkos::TeamPolicy<ExecutionSpace, TagSurface>(space, mesh.num_elements, team), *this);
+  }
+  void lift(const ExecutionSpace& space, int team) const {
+    Kokkos::parallel_for("dgk::nodal_tet::lift",
+                         Kokkos::TeamPolicy<ExecutionSpace, TagLift>(space, mesh.num_elements, team)
+                             .set_scratch_size(0, Kokkos::PerTeam(ScratchMatrix::shmem_size(nf, 4 * nfp))),
+                         *this);
+  }
+};
+
+/// One LSERK stage on flat arrays of n values: res = a res + dt rhs; q += b res.
+template <class ExecutionSpace, class Real, class View>
+void lserk_update(const ExecutionSpace& space, const View& q, const View& res, const View& rhs, Real a, Real b,
+                  Real dt) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename View::memory_space>::accessible,
+                "lserk_update: the fields must be accessible from the execution space");
+  const std::size_t n = q.span();
+  Real* pq = q.data();
+  Real* pr = res.data();
+  const Real* ph = rhs.data();
+  Kokkos::parallel_for("dgk::nodal_tet::update", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+                       KOKKOS_LAMBDA(const std::size_t i) {
+                         const Real r = a * pr[i] + dt * ph[i];
+                         pr[i] = r;
+                         pq[i] += b * r;
+                       });
+}
+
+}  // namespace dgk::kernels::nodal_tet

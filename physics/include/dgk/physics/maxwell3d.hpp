@@ -1,0 +1,110 @@
+// 3D Maxwell's equations in conservation form (paper 000, section 6):
+//   eps E_t = curl H,   mu H_t = -curl E,   u = (Ex, Ey, Ez, Hx, Hy, Hz),
+// with eps and mu constant per element, the upwind numerical flux, and boundary states for
+// perfectly conducting (PEC), perfectly magnetic (PMC) and first-order absorbing walls.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/core/math.hpp"
+
+namespace dgk::physics {
+
+struct Maxwell3D {
+  static constexpr int num_fields = 6;
+  static constexpr const char* name = "maxwell3d";
+  static constexpr const char* field_names[6] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+  /// Material coefficients per element: (epsilon, mu).
+  static constexpr const char* material_names[2] = {"epsilon", "mu"};
+
+  /// Boundary condition codes.
+  enum Bc : int { PEC = 0, PMC = 1, Absorbing = 2 };
+  static constexpr int num_bcs = 3;
+  static constexpr const char* bc_names[3] = {"pec", "pmc", "absorbing"};
+
+  /// Volume term at one node from the physical gradients grad[d][field] = d field / d x_d:
+  /// E_t = curl H / eps, H_t = -curl E / mu.  12 flops.
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static void volume(const Real (&grad)[3][6], const Real (&mat)[2],
+                                                 Real (&out)[6]) {
+    const Real ie = Real(1) / mat[0], im = Real(1) / mat[1];
+    out[0] = ie * (grad[1][5] - grad[2][4]);
+    out[1] = ie * (grad[2][3] - grad[0][5]);
+    out[2] = ie * (grad[0][4] - grad[1][3]);
+    out[3] = -im * (grad[1][2] - grad[2][1]);
+    out[4] = -im * (grad[2][0] - grad[0][2]);
+    out[5] = -im * (grad[0][1] - grad[1][0]);
+  }
+  static constexpr int volume_flops = 14;
+
+  /// Exterior state on a boundary face with outward unit normal n.
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static void boundary_state(int bc, const Real (&n)[3], const Real (&qm)[6],
+                                                         Real (&qp)[6]) {
+    (void)n;
+    for (int f = 0; f < 3; ++f) {
+      switch (bc) {
+        case PEC: qp[f] = -qm[f]; qp[f + 3] = qm[f + 3]; break;
+        case PMC: qp[f] = qm[f]; qp[f + 3] = -qm[f + 3]; break;
+        default: qp[f] = Real(0); qp[f + 3] = Real(0); break;
+      }
+    }
+  }
+
+  /// n.(F(u-) - F*) for the E and H equations, already divided by eps- and mu- (so the lifted
+  /// value adds directly to the right-hand side). Upwind flux, jumps [u] = u+ - u-:
+  ///   E: (Z+ n x [H] - n x (n x [E])) / (eps- (Z- + Z+))
+  ///   H: (-Y+ n x [E] - n x (n x [H])) / (mu- (Y- + Y+)),   Z = sqrt(mu / eps), Y = 1 / Z.
+  template <class Real>
+  KOKKOS_FORCEINLINE_FUNCTION static void numerical_flux(const Real (&n)[3], const Real (&qm)[6],
+                                                         const Real (&qp)[6], const Real (&mm)[2],
+                                                         const Real (&mp)[2], Real (&out)[6]) {
+    const Real dE[3] = {qp[0] - qm[0], qp[1] - qm[1], qp[2] - qm[2]};
+    const Real dH[3] = {qp[3] - qm[3], qp[4] - qm[4], qp[5] - qm[5]};
+    const Real zm = math::sqrt(mm[1] / mm[0]), zp = math::sqrt(mp[1] / mp[0]);
+    const Real ym = Real(1) / zm, yp = Real(1) / zp;
+    const Real ndE = n[0] * dE[0] + n[1] * dE[1] + n[2] * dE[2];
+    const Real ndH = n[0] * dH[0] + n[1] * dH[1] + n[2] * dH[2];
+    // n x [H], n x [E]; -n x (n x v) = v - n (n.v)
+    const Real nxH[3] = {n[1] * dH[2] - n[2] * dH[1], n[2] * dH[0] - n[0] * dH[2], n[0] * dH[1] - n[1] * dH[0]};
+    const Real nxE[3] = {n[1] * dE[2] - n[2] * dE[1], n[2] * dE[0] - n[0] * dE[2], n[0] * dE[1] - n[1] * dE[0]};
+    const Real ce = Real(1) / (mm[0] * (zm + zp)), ch = Real(1) / (mm[1] * (ym + yp));
+    for (int d = 0; d < 3; ++d) {
+      out[d] = ce * (zp * nxH[d] + dE[d] - n[d] * ndE);
+      out[d + 3] = ch * (-yp * nxE[d] + dH[d] - n[d] * ndH);
+    }
+  }
+  static constexpr int flux_flops = 6 + 2 * 5 + 2 * 9 + 6 * 6 + 14;
+
+  /// Energy density weights of the fields: eps for E, mu for H.
+  static double energy_weight(int field, const std::array<double, 2>& mat) {
+    return field < 3 ? mat[0] : mat[1];
+  }
+};
+
+/// Eigenmode (m, n, p) of a rectangular PEC cavity [lower, upper] in vacuum (eps = mu = 1):
+///   E = A_x cos(kx x') sin(ky y') sin(kz z') ..., with k.A = 0, omega = |k|, and
+///   H = -(k x A)-pattern sin(omega t) / omega, x' = x - lower.
+struct CavityMode {
+  std::array<int, 3> mode{1, 1, 1};
+  std::array<double, 3> lower{0, 0, 0}, upper{1, 1, 1};
+
+  double omega() const;
+  double period() const { return 2.0 * M_PI / omega(); }
+  /// Fields (Ex, Ey, Ez, Hx, Hy, Hz) at (x, y, z, t).
+  std::array<double, 6> operator()(double x, double y, double z, double t) const;
+};
+
+/// Gaussian pulse in Ez (and zero elsewhere) centred at c with the given width; no exact
+/// solution.
+struct GaussianPulse {
+  std::array<double, 3> center{0.5, 0.5, 0.5};
+  double width = 0.1;
+  std::array<double, 6> operator()(double x, double y, double z, double t) const;
+};
+
+}  // namespace dgk::physics

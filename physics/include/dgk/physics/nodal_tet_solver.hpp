@@ -1,0 +1,311 @@
+// Nodal DG on tetrahedra for a linear hyperbolic system given by a Physics class (see
+// dgk/physics/maxwell3d.hpp for the interface), integrated with LSERK4. Builds the device data
+// from a host mesh and the reference operators, then drives the kernels of
+// dgk/kernels/nodal_tet/. Explicitly instantiated for each (physics, precision, execution space)
+// of the build; the polynomial order is a run-time value dispatched to compiled kernels.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/backends/ceilings.hpp"
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/core/execution.hpp"
+#include "dgk/core/lserk4.hpp"
+#include "dgk/core/order_dispatch.hpp"
+#include "dgk/core/simulation.hpp"
+#include "dgk/kernels/nodal_tet/kernels.hpp"
+#include "dgk/mesh/tet_connectivity.hpp"
+#include "dgk/mesh/tet_mesh.hpp"
+
+namespace dgk::physics {
+
+/// Threads per element for each kernel: on a GPU the node count rounded up to the warp size,
+/// on the host one thread per team (the team's loops run sequentially in one thread).
+template <class ExecutionSpace>
+kernels::nodal_tet::LaunchShape default_launch_shape(int order) {
+  kernels::nodal_tet::LaunchShape s;
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
+  if (host) return s;
+  auto round = [](int n) { return std::min(1024, (n + 31) / 32 * 32); };
+  s.volume_team = round(basis::tet_np(order));
+  s.surface_team = round(4 * basis::tet_nfp(order));
+  s.lift_team = round(basis::tet_np(order));
+  return s;
+}
+
+template <class Physics, class Real, class ExecutionSpace>
+class NodalTetSolver final : public Simulation {
+ public:
+  using Mem = typename ExecutionSpace::memory_space;
+  using FieldView = kernels::nodal_tet::Fields<Real, Mem>;
+  static constexpr int nf = Physics::num_fields;
+
+  /// bc_of_tag[tag] is the physics' boundary-condition code for each boundary tag of the mesh.
+  NodalTetSolver(const ExecutionSpace& space, int order, const mesh::TetMesh& mesh,
+                 const std::vector<int>& bc_of_tag)
+      : m_space(space), m_order(order), m_ref(basis::make_tet_nodal(order)) {
+    // Fail early, before any host work, for an order without compiled kernels.
+    dispatch_order(order, [](auto) {});
+    const auto conn = mesh::connect(mesh);
+    m_geo = mesh::geometric_factors(mesh);
+    const auto maps = mesh::build_face_maps(mesh, conn, m_ref);
+    m_nodes = mesh::node_coordinates(mesh, m_ref);
+    m_material = mesh.material;
+    const int K = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
+    m_shape = default_launch_shape<ExecutionSpace>(order);
+
+    // Reference operators, rounded once.
+    auto& ops = m_ops;
+    ops.Dr = decltype(ops.Dr)("dgk::nodal_tet::Dr", np, np);
+    ops.Ds = decltype(ops.Ds)("dgk::nodal_tet::Ds", np, np);
+    ops.Dt = decltype(ops.Dt)("dgk::nodal_tet::Dt", np, np);
+    ops.lift = decltype(ops.lift)("dgk::nodal_tet::lift", np, 4 * nfp);
+    ops.fmask = decltype(ops.fmask)("dgk::nodal_tet::fmask", 4, nfp);
+    auto hDr = Kokkos::create_mirror_view(ops.Dr), hDs = Kokkos::create_mirror_view(ops.Ds),
+         hDt = Kokkos::create_mirror_view(ops.Dt), hL = Kokkos::create_mirror_view(ops.lift);
+    auto hF = Kokkos::create_mirror_view(ops.fmask);
+    for (int i = 0; i < np; ++i) {
+      for (int j = 0; j < np; ++j) {
+        hDr(i, j) = Real(m_ref.Dr(i, j));
+        hDs(i, j) = Real(m_ref.Ds(i, j));
+        hDt(i, j) = Real(m_ref.Dt(i, j));
+      }
+      for (int k = 0; k < 4 * nfp; ++k) hL(i, k) = Real(m_ref.LIFT(i, k));
+    }
+    for (int f = 0; f < 4; ++f)
+      for (int i = 0; i < nfp; ++i) hF(f, i) = m_ref.fmask[f][static_cast<std::size_t>(i)];
+    Kokkos::deep_copy(ops.Dr, hDr);
+    Kokkos::deep_copy(ops.Ds, hDs);
+    Kokkos::deep_copy(ops.Dt, hDt);
+    Kokkos::deep_copy(ops.lift, hL);
+    Kokkos::deep_copy(ops.fmask, hF);
+
+    // Mesh data.
+    auto& md = m_mesh;
+    md.num_elements = K;
+    md.drdx = decltype(md.drdx)("dgk::nodal_tet::drdx", K);
+    md.face = decltype(md.face)("dgk::nodal_tet::face", K);
+    md.mapP = decltype(md.mapP)("dgk::nodal_tet::mapP", K, 4 * nfp);
+    md.bc = decltype(md.bc)("dgk::nodal_tet::bc", K);
+    md.material = decltype(md.material)("dgk::nodal_tet::material", K);
+    auto hG = Kokkos::create_mirror_view(md.drdx);
+    auto hFace = Kokkos::create_mirror_view(md.face);
+    auto hP = Kokkos::create_mirror_view(md.mapP);
+    auto hB = Kokkos::create_mirror_view(md.bc);
+    auto hM = Kokkos::create_mirror_view(md.material);
+    for (int e = 0; e < K; ++e) {
+      for (int c = 0; c < 9; ++c) hG(e, c) = Real(m_geo.drdx[e][c]);
+      for (int f = 0; f < 4; ++f) {
+        for (int d = 0; d < 3; ++d) hFace(e, f, d) = Real(m_geo.normal[e][f][d]);
+        hFace(e, f, 3) = Real(m_geo.fscale[e][f]);
+        if (conn.EToE[e][f] < 0) {
+          const int tag = conn.bc_tag[e][f];
+          DGK_THROW_IF(tag < 0 || tag >= static_cast<int>(bc_of_tag.size()) || bc_of_tag[tag] < 0,
+                       "element " << e << " face " << f << " of mesh '" << mesh.source
+                                  << "' is on boundary tag " << tag << " which has no boundary condition");
+          hB(e, f) = bc_of_tag[tag];
+        } else {
+          hB(e, f) = -1;
+        }
+      }
+      for (int k = 0; k < 4 * nfp; ++k) hP(e, k) = maps.vmapP[static_cast<std::size_t>(e * 4 * nfp + k)];
+      for (int c = 0; c < 2; ++c) hM(e, c) = Real(mesh.material[e][c]);
+    }
+    Kokkos::deep_copy(md.drdx, hG);
+    Kokkos::deep_copy(md.face, hFace);
+    Kokkos::deep_copy(md.mapP, hP);
+    Kokkos::deep_copy(md.bc, hB);
+    Kokkos::deep_copy(md.material, hM);
+
+    m_q = FieldView("dgk::nodal_tet::q", K, nf, np);
+    m_res = FieldView("dgk::nodal_tet::res", K, nf, np);
+    m_rhs = FieldView("dgk::nodal_tet::rhs", K, nf, np);
+    m_flux = FieldView("dgk::nodal_tet::flux", K, nf, 4 * nfp);
+  }
+
+  // --- stages, separately callable -----------------------------------------------------------
+  void volume() const {
+    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().volume(m_space, m_shape.volume_team); });
+  }
+  void surface() const {
+    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team); });
+  }
+  void lift() const {
+    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().lift(m_space, m_shape.lift_team); });
+  }
+  void update(double a, double b, double dt) const {
+    kernels::nodal_tet::lserk_update(m_space, m_q, m_res, m_rhs, Real(a), Real(b), Real(dt));
+  }
+  /// rhs = volume + lift(surface) at the current fields.
+  void evaluate_rhs() const {
+    volume();
+    surface();
+    lift();
+  }
+
+  const FieldView& fields() const { return m_q; }
+  const FieldView& rhs_view() const { return m_rhs; }
+  const basis::TetNodal& reference() const { return m_ref; }
+  const mesh::NodeCoordinates& nodes() const { return m_nodes; }
+
+  // --- Simulation interface ------------------------------------------------------------------
+  std::string backend() const override { return backend_name(BackendOf<ExecutionSpace>::value); }
+  std::string precision() const override { return sizeof(Real) == 4 ? "float" : "double"; }
+  int order() const override { return m_order; }
+  int num_elements() const override { return m_mesh.num_elements; }
+  int num_fields() const override { return nf; }
+  long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
+
+  void set_fields(const PointFunction& f, double t) override {
+    auto h = Kokkos::create_mirror_view(m_q);
+    const int K = m_mesh.num_elements, np = m_ref.np;
+    double v[nf];
+    for (int e = 0; e < K; ++e)
+      for (int i = 0; i < np; ++i) {
+        const std::size_t g = static_cast<std::size_t>(e) * np + i;
+        f(m_nodes.x[g], m_nodes.y[g], m_nodes.z[g], t, v);
+        for (int c = 0; c < nf; ++c) h(e, c, i) = Real(v[c]);
+      }
+    Kokkos::deep_copy(m_q, h);
+    Kokkos::deep_copy(m_res, Real(0));
+    m_time = t;
+  }
+
+  double max_dt(double cfl) const override {
+    // Explicit DG: dt ~ h / (c (N+1)^2); 1 / Fscale measures h (it is volume over face area up
+    // to a constant).
+    double worst = 0.0;
+    for (int e = 0; e < m_mesh.num_elements; ++e) {
+      const double c = 1.0 / std::sqrt(m_material[e][0] * m_material[e][1]);
+      for (int f = 0; f < 4; ++f) worst = std::max(worst, c * m_geo.fscale[e][f]);
+    }
+    const double n1 = m_order + 1;
+    return cfl * 2.0 / (worst * n1 * n1);
+  }
+
+  void step(double dt) override {
+    for (int s = 0; s < Lserk4::stages; ++s) {
+      evaluate_rhs();
+      update(Lserk4::a[s], Lserk4::b[s], dt);
+    }
+    m_time += dt;
+  }
+  double time() const override { return m_time; }
+  void fence() const override { m_space.fence(); }
+
+  std::vector<double> host_fields() const override {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
+    std::vector<double> out(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
+    return out;
+  }
+
+  double l2_error(const PointFunction& exact) const override {
+    const auto q = host_fields();
+    return weighted_norm(
+        [&](int e, int i, double* v) {
+          const std::size_t g = static_cast<std::size_t>(e) * m_ref.np + i;
+          exact(m_nodes.x[g], m_nodes.y[g], m_nodes.z[g], m_time, v);
+          for (int c = 0; c < nf; ++c) v[c] = q[(static_cast<std::size_t>(e) * nf + c) * m_ref.np + i] - v[c];
+        },
+        false);
+  }
+
+  double energy() const override {
+    const auto q = host_fields();
+    const double n = weighted_norm(
+        [&](int e, int i, double* v) {
+          for (int c = 0; c < nf; ++c) v[c] = q[(static_cast<std::size_t>(e) * nf + c) * m_ref.np + i];
+        },
+        true);
+    return n * n;
+  }
+
+  std::vector<StageCost> costs() const override {
+    const double K = m_mesh.num_elements, np = m_ref.np, nfp = m_ref.nfp, w = sizeof(Real);
+    std::vector<StageCost> c(4);
+    // volume: three np x np products per field, the chain rule (5 flops per field and
+    // direction) and the physics; reads q and the 9 metric terms, writes rhs.
+    c[0] = {"volume", K * np * (nf * (3 * 2 * np + 3 * 5) + Physics::volume_flops), K * (2 * nf * np + 9 + 2) * w};
+    // surface: the numerical flux and the scaling at every face node; reads both traces,
+    // the face data and the neighbour index, writes the flux.
+    c[1] = {"surface", K * 4 * nfp * (Physics::flux_flops + nf),
+            K * (4 * nfp * (3 * nf * w + 4) + 16 * w + 16)};
+    // lift: an np x 4 nfp product per field; reads the flux, reads and writes rhs.
+    c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
+    // update: 5 flops per value; reads q, res, rhs, writes q, res.
+    c[3] = {"update", K * nf * np * 5, K * nf * np * 5 * w};
+    return c;
+  }
+
+  StageTimes time_stages(int reps) override {
+    StageTimes t;
+    auto measure = [&](auto&& f) {
+      f();
+      m_space.fence();
+      std::vector<double> s;
+      for (int r = 0; r < reps; ++r) {
+        Kokkos::Timer timer;
+        f();
+        m_space.fence();
+        s.push_back(timer.seconds());
+      }
+      return backends::median(s);
+    };
+    t.seconds.push_back(measure([&] { volume(); }));
+    t.seconds.push_back(measure([&] { surface(); }));
+    t.seconds.push_back(measure([&] { lift(); }));
+    // a = 1, b = 0 keeps the fields unchanged while doing the full update's memory traffic.
+    t.seconds.push_back(measure([&] { update(1.0, 0.0, 0.0); }));
+    return t;
+  }
+  int stages_per_step() const override { return Lserk4::stages; }
+
+ private:
+  template <int N>
+  kernels::nodal_tet::TeamKernels<N, Physics, ExecutionSpace, Real> kernels_for() const {
+    return {m_ops, m_mesh, m_q, m_rhs, m_flux};
+  }
+
+  // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ), with v filled per element node by `fill`.
+  template <class Fill>
+  double weighted_norm(Fill&& fill, bool weighted) const {
+    const int np = m_ref.np;
+    Eigen::MatrixXd v(np, nf);
+    double sum = 0.0;
+    double tmp[nf];
+    for (int e = 0; e < m_mesh.num_elements; ++e) {
+      for (int i = 0; i < np; ++i) {
+        fill(e, i, tmp);
+        for (int c = 0; c < nf; ++c) v(i, c) = tmp[c];
+      }
+      const Eigen::MatrixXd mv = m_ref.M * v;
+      for (int c = 0; c < nf; ++c) {
+        const double wc = weighted ? Physics::energy_weight(c, m_material[e]) : 1.0;
+        sum += wc * m_geo.J[e] * v.col(c).dot(mv.col(c));
+      }
+    }
+    return std::sqrt(sum);
+  }
+
+  ExecutionSpace m_space;
+  int m_order;
+  basis::TetNodal m_ref;
+  mesh::TetGeometry m_geo;
+  mesh::NodeCoordinates m_nodes;
+  std::vector<std::array<double, 2>> m_material;
+  kernels::nodal_tet::LaunchShape m_shape;
+  kernels::nodal_tet::Operators<Real, Mem> m_ops;
+  kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
+  FieldView m_q, m_res, m_rhs, m_flux;
+  double m_time = 0.0;
+};
+
+}  // namespace dgk::physics

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything dgk needs (Debian packages, Kokkos + KokkosKernels into a cache outside
+# the clone), builds dgk, and runs its main job on the built-in default case.
+#
+#   scripts/setup.sh            host build (OpenMP + Serial), then `dgk run`
+#   scripts/setup.sh --cuda     CUDA build for sm_90 (H100/H200) into build/cuda; it is run on
+#                               the GPU machine (see docs/GPU.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=host
+for arg in "$@"; do
+  case "$arg" in
+    --cuda) preset=cuda ;;
+    --debug) preset=host-debug ;;
+    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (expected --cuda or --debug)" >&2; exit 2 ;;
+  esac
+done
+deps_config=$preset
+DGK_KOKKOS_ROOT=$(scripts/deps.sh "$deps_config" | tail -n 1)
+export DGK_KOKKOS_ROOT
+jobs="${DGK_JOBS:-$(nproc)}"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$jobs"
+if [ "$preset" = cuda ]; then
+  echo "CUDA build ready in build/cuda (bin/dgk and the tests); see docs/GPU.md to run it on the GPU."
+  exit 0
+fi
+"build/$preset/bin/dgk" run

@@ -1,0 +1,189 @@
+// Maxwell 3D on tetrahedra: convergence on the PEC cavity, energy behaviour of the upwind flux,
+// and agreement of the same run across backends.
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/physics/maxwell3d.hpp"
+#include "dgk/physics/maxwell3d_case.hpp"
+#include "dgk_test_spaces.hpp"
+
+namespace {
+
+using dgk::physics::Maxwell3DCase;
+using dgk::physics::Maxwell3DOptions;
+
+double run_to_end(Maxwell3DCase& cs) {
+  auto& sim = cs.simulation();
+  for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
+  return sim.l2_error(*cs.exact());
+}
+
+// The exact cavity mode satisfies the PDE and the PEC condition: the (1,1,1) mode's E is
+// tangentially zero on the walls and its fields are divergence free (checked by differences).
+TEST(Maxwell3D, CavityModeIsAnExactSolution) {
+  dgk::physics::CavityMode mode;
+  mode.mode = {1, 2, 1};
+  mode.upper = {1.0, 2.0, 0.5};
+  const double h = 1e-5, tol = 1e-8;
+  for (double x : {0.13, 0.52, 0.91})
+    for (double y : {0.2, 1.3})
+      for (double z : {0.05, 0.33})
+        for (double t : {0.0, 0.37}) {
+          auto d = [&](int axis, int field) {
+            double p[4] = {x, y, z, t};
+            p[axis] += h;
+            const double a = mode(p[0], p[1], p[2], p[3])[field];
+            p[axis] -= 2 * h;
+            return (a - mode(p[0], p[1], p[2], p[3])[field]) / (2 * h);
+          };
+          // E_t = curl H, H_t = -curl E
+          EXPECT_NEAR(d(3, 0), d(1, 5) - d(2, 4), tol);
+          EXPECT_NEAR(d(3, 1), d(2, 3) - d(0, 5), tol);
+          EXPECT_NEAR(d(3, 2), d(0, 4) - d(1, 3), tol);
+          EXPECT_NEAR(d(3, 3), -(d(1, 2) - d(2, 1)), tol);
+          EXPECT_NEAR(d(3, 4), -(d(2, 0) - d(0, 2)), tol);
+          EXPECT_NEAR(d(3, 5), -(d(0, 1) - d(1, 0)), tol);
+          EXPECT_NEAR(d(0, 0) + d(1, 1) + d(2, 2), 0.0, tol);
+        }
+  // Tangential E vanishes on the wall x = 0.
+  EXPECT_NEAR(mode(0.0, 0.7, 0.2, 0.1)[1], 0.0, 1e-15);
+  EXPECT_NEAR(mode(0.0, 0.7, 0.2, 0.1)[2], 0.0, 1e-15);
+}
+
+// Empirical order of convergence on the PEC cavity, one period, double precision:
+// at least N + 0.5 between the two finest of three box meshes (expected N + 1).
+class Maxwell3DConvergence : public ::testing::TestWithParam<int> {};
+
+TEST_P(Maxwell3DConvergence, ReachesOrderNPlusHalf) {
+  const int order = GetParam();
+  // Coarsest mesh per order: fine enough to be in the asymptotic range at low order, coarse
+  // enough to stay far above the double-precision floor at high order.
+  const int start = order <= 2 ? 3 : 2;
+  std::vector<double> err, h;
+  for (int k = 0; k < 3; ++k) {
+    Maxwell3DOptions o;
+    o.order = order;
+    o.mesh = "box:" + std::to_string(start + k);
+    Maxwell3DCase cs(o);
+    err.push_back(run_to_end(cs));
+    h.push_back(1.0 / (start + k));
+  }
+  const double eoc = std::log(err[1] / err[2]) / std::log(h[1] / h[2]);
+  RecordProperty("eoc", std::to_string(eoc));
+  EXPECT_GE(eoc, order + 0.5) << "errors " << err[0] << " " << err[1] << " " << err[2];
+  EXPECT_LT(err[2], err[1]);
+  EXPECT_LT(err[1], err[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Orders, Maxwell3DConvergence, ::testing::Range(1, 6),
+                         [](const auto& info) { return "N" + std::to_string(info.param); });
+
+// The upwind flux is dissipative: the discrete energy never grows (up to rounding), and over
+// one period it changes by no more than the discretization error allows.
+TEST(Maxwell3D, EnergyDoesNotGrowAndIsConservedToDiscretizationError) {
+  Maxwell3DOptions o;
+  o.order = 3;
+  o.mesh = "box:3";
+  Maxwell3DCase cs(o);
+  auto& sim = cs.simulation();
+  const double e0 = sim.energy();
+  double prev = e0;
+  const double round = 64 * std::numeric_limits<double>::epsilon() * e0;
+  for (int s = 0; s < cs.steps(); ++s) {
+    sim.step(cs.dt());
+    const double e = sim.energy();
+    ASSERT_LE(e, prev + round) << "energy grew at step " << s + 1;
+    prev = e;
+  }
+  const double err = sim.l2_error(*cs.exact());
+  // The energy lost is the upwind dissipation, of the size of the squared jumps, bounded by the
+  // error norm times the solution norm: |E_T - E_0| <= 2 ||e|| ||u|| + ||e||^2.
+  const double bound = 2 * err * std::sqrt(e0) + err * err;
+  EXPECT_LE(e0 - prev, bound);
+  EXPECT_GT(e0 - prev, 0.0) << "upwind flux should dissipate a little";
+}
+
+TEST(Maxwell3D, RejectsBadOptions) {
+  Maxwell3DOptions o;
+  o.mesh = "box:1";
+  o.order = 12;
+  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  o.order = 2;
+  o.bc = {"nowhere=pec"};
+  try {
+    Maxwell3DCase cs(o);
+    FAIL() << "unknown boundary accepted";
+  } catch (const dgk::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no boundary named 'nowhere'"), std::string::npos) << e.what();
+  }
+  o.bc = {"xmin=glue"};
+  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  o.bc = {};
+  o.initial = "pulse:0.5,0.5";
+  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  o.initial = "cavity";
+  o.precision = "half";
+  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+}
+
+TEST(Maxwell3D, PulseWithAbsorbingWallsLosesEnergyAndHasNoExactSolution) {
+  Maxwell3DOptions o;
+  o.order = 2;
+  o.mesh = "box:3";
+  o.initial = "pulse:0.5,0.5,0.5,0.15";
+  o.final_time = 1.5;
+  for (const char* side : {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"}) o.bc.push_back(std::string(side) + "=absorbing");
+  Maxwell3DCase cs(o);
+  EXPECT_FALSE(cs.exact().has_value());
+  auto& sim = cs.simulation();
+  const double e0 = sim.energy();
+  for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
+  // Most of the pulse has left through the absorbing walls after 1.5 time units.
+  EXPECT_LT(sim.energy(), 0.2 * e0);
+}
+
+// Same run on every backend, compared with Serial in the same precision. The kernels do the
+// same arithmetic in the same order on every backend; differences come only from contraction
+// into FMAs and are bounded per stage by the length of the longest dot product (np terms) in
+// units of the precision's epsilon, accumulated over steps x stages (the scheme is stable, so
+// earlier differences do not grow).
+template <class Space>
+void check_against_serial(const std::string& precision) {
+  Maxwell3DOptions o;
+  o.order = 3;
+  o.mesh = "box:2";
+  o.final_time = 0.2;
+  o.precision = precision;
+  o.backend = dgk::BackendOf<Space>::value;
+  Maxwell3DCase cs(o);
+  o.backend = dgk::Backend::Serial;
+  Maxwell3DCase ref(o);
+  for (int s = 0; s < cs.steps(); ++s) {
+    cs.simulation().step(cs.dt());
+    ref.simulation().step(ref.dt());
+  }
+  const auto a = cs.simulation().host_fields(), b = ref.simulation().host_fields();
+  ASSERT_EQ(a.size(), b.size());
+  double scale = 0, diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::abs(b[i]));
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+  }
+  const double eps = precision == "float" ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  const double tol = cs.steps() * 5.0 * dgk::basis::tet_np(o.order) * eps * scale;
+  EXPECT_LE(diff, tol) << "max difference " << diff << " over " << cs.steps() << " steps";
+  EXPECT_GT(scale, 0.1);
+}
+
+template <class Space>
+class Maxwell3DCrossBackend : public ::testing::Test {};
+TYPED_TEST_SUITE(Maxwell3DCrossBackend, dgk::Testing::ExecutionSpaces, dgk::Testing::SpaceNames);
+
+TYPED_TEST(Maxwell3DCrossBackend, DoubleAgreesWithSerial) { check_against_serial<TypeParam>("double"); }
+TYPED_TEST(Maxwell3DCrossBackend, FloatAgreesWithSerial) { check_against_serial<TypeParam>("float"); }
+
+}  // namespace
