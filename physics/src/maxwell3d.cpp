@@ -40,9 +40,12 @@ std::array<double, 6> CavityMode::operator()(double x, double y, double z, doubl
 }
 
 std::array<double, 6> GaussianPulse::operator()(double x, double y, double z, double) const {
-  const double r2 = (x - center[0]) * (x - center[0]) + (y - center[1]) * (y - center[1]) +
-                    (z - center[2]) * (z - center[2]);
-  return {0, 0, std::exp(-r2 / (width * width)), 0, 0, 0};
+  // E = curl(g e_z) * width / 2 with g a Gaussian: divergence free, so no static charge part
+  // stays behind, and of unit size.
+  const double dx = x - center[0], dy = y - center[1], dz = z - center[2];
+  const double w2 = width * width;
+  const double g = std::exp(-(dx * dx + dy * dy + dz * dz) / w2);
+  return {-dy / width * g, dx / width * g, 0, 0, 0, 0};
 }
 
 }  // namespace dgk::physics

@@ -168,7 +168,7 @@ void Maxwell3DCase::setup() {
       const auto f = p(x, y, z, t);
       for (int c = 0; c < 6; ++c) out[c] = f[static_cast<std::size_t>(c)];
     };
-    m_initial_summary = "Gaussian pulse in Ez";
+    m_initial_summary = "divergence-free Gaussian pulse, width " + std::to_string(v[3]);
   } else {
     DGK_THROW_IF(true, "--initial '" << init << "': expected cavity[:m,n,p] or pulse:x,y,z,width");
   }

@@ -67,7 +67,8 @@ void check_lserk_update() {
   using View = Kokkos::View<double***, Kokkos::LayoutRight, typename Space::memory_space>;
   const int K = 37, nf = 6, np = 20;
   View q("q", K, nf, np), res("res", K, nf, np), rhs("rhs", K, nf, np);
-  auto hq = Kokkos::create_mirror_view(q), hr = Kokkos::create_mirror_view(res), hh = Kokkos::create_mirror_view(rhs);
+  // create_mirror (not _view): the host reference must not alias the device data on host spaces.
+  auto hq = Kokkos::create_mirror(q), hr = Kokkos::create_mirror(res), hh = Kokkos::create_mirror(rhs);
   for (std::size_t i = 0; i < hq.size(); ++i) {
     hq.data()[i] = std::sin(0.1 * i);
     hr.data()[i] = std::cos(0.3 * i);

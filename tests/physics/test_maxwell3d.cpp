@@ -132,9 +132,9 @@ TEST(Maxwell3D, RejectsBadOptions) {
 
 TEST(Maxwell3D, PulseWithAbsorbingWallsLosesEnergyAndHasNoExactSolution) {
   Maxwell3DOptions o;
-  o.order = 2;
-  o.mesh = "box:3";
-  o.initial = "pulse:0.5,0.5,0.5,0.15";
+  o.order = 3;
+  o.mesh = "box:4";
+  o.initial = "pulse:0.5,0.5,0.5,0.2";
   o.final_time = 1.5;
   for (const char* side : {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"}) o.bc.push_back(std::string(side) + "=absorbing");
   Maxwell3DCase cs(o);

@@ -99,8 +99,8 @@ struct CavityMode {
   std::array<double, 6> operator()(double x, double y, double z, double t) const;
 };
 
-/// Gaussian pulse in Ez (and zero elsewhere) centred at c with the given width; no exact
-/// solution.
+/// Divergence-free Gaussian pulse centred at c with the given width: E = curl(g e_z) w / 2,
+/// g = exp(-|x - c|^2 / w^2), H = 0. No exact solution.
 struct GaussianPulse {
   std::array<double, 3> center{0.5, 0.5, 0.5};
   double width = 0.1;

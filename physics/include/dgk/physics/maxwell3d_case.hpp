@@ -24,7 +24,7 @@ struct Maxwell3DOptions {
   /// Boundary conditions "NAME=pec|pmc|absorbing" per boundary name; PEC where none is given.
   std::vector<std::string> bc;
   /// "cavity" or "cavity:m,n,p" (exact eigenmode of the mesh's bounding box), or
-  /// "pulse:x,y,z,width" (Gaussian pulse in Ez; no exact solution).
+  /// "pulse:x,y,z,width" (divergence-free Gaussian pulse; no exact solution).
   std::string initial = "cavity:1,1,1";
 };
 
