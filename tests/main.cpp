@@ -1,5 +1,6 @@
 // Test main: Kokkos is initialized only when tests run (not for --gtest_list_tests), with at
 // least two host threads so the OpenMP backend is exercised in parallel.
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -12,6 +13,7 @@ int main(int argc, char* argv[]) {
   bool listing = false;
   for (int i = 1; i < argc; ++i) listing |= std::strcmp(argv[i], "--gtest_list_tests") == 0;
   if (listing) return RUN_ALL_TESTS();
+  setenv("OMP_PROC_BIND", "false", 0);  // unit tests: no pinning, Kokkos's advice
   const int threads = std::max(2u, std::min(4u, std::thread::hardware_concurrency()));
   dgk::initialize_kokkos(argc, argv, static_cast<int>(threads));
   const int result = RUN_ALL_TESTS();

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <cstdlib>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -314,8 +315,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
 
 int main(int argc, char* argv[]) {
   CLI::App app{"dgk: discontinuous Galerkin solvers as Kokkos team kernels"};
-  app.set_version_flag("--version", std::string(dgk::version_string()));
-  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(dgk::version_string()) + "\n");
+  app.require_subcommand(0, 1);
 
   std::vector<std::string> case_names;
   for (const auto& c : dgk::physics::cases()) case_names.push_back(c.name);
@@ -363,6 +364,13 @@ int main(int argc, char* argv[]) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (app.get_subcommands().empty()) {
+    std::cerr << "dgk: a command is required: run, convergence, bench or info (see dgk --help)\n";
+    return 2;
+  }
+  // Threads spread over the cores unless the user says otherwise (and Kokkos stays quiet).
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
   int rc = 0;
   int kargc = static_cast<int>(theirs.size());
   dgk::initialize_kokkos(kargc, theirs.data());

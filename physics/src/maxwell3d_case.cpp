@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dgk/core/error.hpp"
+#include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/nodal_tet_solver.hpp"
 
@@ -100,11 +101,18 @@ void Maxwell3DCase::setup() {
     bc_of_tag[static_cast<std::size_t>(tag)] = code;
     given[static_cast<std::size_t>(tag)] = true;
   }
+  // Summary of the conditions on the boundaries that have faces.
+  std::vector<int> faces_of_tag(static_cast<std::size_t>(ntags), 0);
+  const auto conn = mesh::connect(m_mesh);
+  for (const auto& tags : conn.bc_tag)
+    for (int t : tags)
+      if (t >= 0) ++faces_of_tag[static_cast<std::size_t>(t)];
   std::ostringstream bcs;
   for (int t = 0; t < ntags; ++t) {
-    bcs << (t ? ", " : "") << m_mesh.boundary_names[static_cast<std::size_t>(t)] << "="
-        << Maxwell3D::bc_names[bc_of_tag[static_cast<std::size_t>(t)]]
-        << (given[static_cast<std::size_t>(t)] ? "" : " (default)");
+    const auto ut = static_cast<std::size_t>(t);
+    if (faces_of_tag[ut] == 0) continue;
+    bcs << (bcs.tellp() > 0 ? ", " : "") << m_mesh.boundary_names[ut] << "=" << Maxwell3D::bc_names[bc_of_tag[ut]]
+        << (given[ut] ? "" : " (default)");
   }
   m_bc_summary = bcs.str();
 

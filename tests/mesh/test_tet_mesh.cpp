@@ -52,8 +52,8 @@ double triangle_area(const TetMesh& mesh, int e, int f) {
 // Box generator
 
 TEST(BoxMesh, CountsAndBoundaryTags) {
-  for (const std::array<int, 3> cells :
-       {std::array<int, 3>{1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {2, 3, 4}, {1, 5, 2}}) {
+  const std::vector<std::array<int, 3>> all_cells{{1, 1, 1}, {2, 2, 2}, {3, 3, 3}, {2, 3, 4}, {1, 5, 2}};
+  for (const std::array<int, 3>& cells : all_cells) {
     BoxSpec spec;
     spec.cells = cells;
     const TetMesh mesh = make_box(spec);

@@ -16,6 +16,10 @@ class Report {
 
   void set(const std::string& key, Value value);
   void set(const std::string& key, int value) { set(key, Value(static_cast<long long>(value))); }
+  void set(const std::string& key, long long value) { set(key, Value(value)); }
+  void set(const std::string& key, double value) { set(key, Value(value)); }
+  void set(const std::string& key, bool value) { set(key, Value(value)); }
+  void set(const std::string& key, const std::string& value) { set(key, Value(value)); }
   void set(const std::string& key, const char* value) { set(key, Value(std::string(value))); }
   void set(const std::string& key, std::optional<double> value);
   /// Nested reports (an array of objects), e.g. one row per order in a convergence study.

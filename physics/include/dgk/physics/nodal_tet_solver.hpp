@@ -234,10 +234,11 @@ class NodalTetSolver final : public Simulation {
     // volume: three np x np products per field, the chain rule (5 flops per field and
     // direction) and the physics; reads q and the 9 metric terms, writes rhs.
     c[0] = {"volume", K * np * (nf * (3 * 2 * np + 3 * 5) + Physics::volume_flops), K * (2 * nf * np + 9 + 2) * w};
-    // surface: the numerical flux and the scaling at every face node; reads both traces,
-    // the face data and the neighbour index, writes the flux.
+    // surface: the numerical flux and the scaling at every face node; reads the element's
+    // trace (the neighbour's trace is the neighbour's own, counted there), the neighbour index,
+    // the face data and the materials, writes the flux.
     c[1] = {"surface", K * 4 * nfp * (Physics::flux_flops + nf),
-            K * (4 * nfp * (3 * nf * w + 4) + 16 * w + 16)};
+            K * (4 * nfp * (2 * nf * w + 4) + (16 + 2) * w + 16)};
     // lift: an np x 4 nfp product per field; reads the flux, reads and writes rhs.
     c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
     // update: 5 flops per value; reads q, res, rhs, writes q, res.
