@@ -33,6 +33,8 @@ if(DGK_ENABLE_GMSH)
 endif()
 
 if(DGK_ENABLE_HDF5)
+  # FindHDF5 test-compiles a C file.
+  enable_language(C)
   find_package(HDF5 REQUIRED COMPONENTS C)
 endif()
 

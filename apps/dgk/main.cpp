@@ -12,7 +12,9 @@
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/core/time_loop.hpp"
 #include "dgk/core/version.hpp"
+#include "dgk/io/hdf5.hpp"
 #include "dgk/io/report.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/cases.hpp"
@@ -66,6 +68,7 @@ struct CommonOptions {
   std::string report;
   std::string final_time;
   bool quiet = false;
+  int check_every = 10;
 };
 
 void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
@@ -121,19 +124,20 @@ int run_case(const CommonOptions& c) {
   sim.fence();
   Kokkos::Timer timer;
   const int every = std::max(1, cs.steps() / 10);
-  for (int s = 1; s <= cs.steps(); ++s) {
-    sim.step(cs.dt());
-    if (!c.quiet && (s % every == 0 || s == cs.steps())) {
-      sim.fence();
-      const double el = timer.seconds();
-      std::ostringstream line;
-      line << "  step " << s << "/" << cs.steps() << "  t = " << fmt(sim.time(), 4) << "  elapsed " << fmt(el, 1)
-           << " s  ETA " << fmt(el / s * (cs.steps() - s), 1) << " s  " << fmt(sim.num_dofs() * double(s) / el / 1e6, 1)
-           << " MDOF/s";
-      if (tty) std::cout << "\r" << line.str() << std::flush;
-      else std::cout << line.str() << "\n";
-    }
-  }
+  dgk::TimeLoopOptions loop;
+  loop.check_every = c.check_every;
+  loop.on_step = [&](int s) {
+    if (c.quiet || (s % every != 0 && s != cs.steps())) return;
+    sim.fence();
+    const double el = timer.seconds();
+    std::ostringstream line;
+    line << "  step " << s << "/" << cs.steps() << "  t = " << fmt(sim.time(), 4) << "  elapsed " << fmt(el, 1)
+         << " s  ETA " << fmt(el / s * (cs.steps() - s), 1) << " s  " << fmt(sim.num_dofs() * double(s) / el / 1e6, 1)
+         << " MDOF/s";
+    if (tty) std::cout << "\r" << line.str() << std::flush;
+    else std::cout << line.str() << "\n";
+  };
+  dgk::advance(sim, cs.steps(), cs.dt(), loop);
   sim.fence();
   const double wall = timer.seconds();
   if (tty && !c.quiet) std::cout << "\n";
@@ -177,11 +181,6 @@ int run_case(const CommonOptions& c) {
             << "  achieved:   " << fmt(tp.bytes_per_step / s_per_step / 1e9, 2) << " GB/s, "
             << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
   if (!c.report.empty()) r.write_json(c.report);
-  if (!std::isfinite(energy)) {
-    std::cerr << "dgk: error: the solution is not finite at t = " << sim.time()
-              << " (unstable time step? try a smaller --cfl)\n";
-    return 3;
-  }
   return 0;
 }
 
@@ -331,6 +330,10 @@ int main(int argc, char* argv[]) {
   run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing");
   run->add_option("--initial", run_opts.m.initial, "cavity[:m,n,p] or pulse:x,y,z,width")->capture_default_str();
   run->add_flag("--quiet", run_opts.quiet, "no progress lines");
+  run->add_option("--check-every", run_opts.check_every, "check for NaN/Inf every this many steps (0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  run->add_flag("--force", run_opts.m.force, "run even with a CFL number above the stability limit");
 
   CommonOptions conv_opts;
   std::string conv_orders = "1..5";
@@ -378,7 +381,8 @@ int main(int argc, char* argv[]) {
     if (*info) {
       std::cout << dgk::version_string() << "\ncases:\n";
       for (const auto& c : dgk::physics::cases()) std::cout << "  " << c.name << ": " << c.description << "\n";
-      std::cout << "Gmsh meshes: " << (dgk::mesh::gmsh_available() ? "yes" : "no") << "\n";
+      std::cout << "Gmsh meshes: " << (dgk::mesh::gmsh_available() ? "yes" : "no") << "\n"
+                << "HDF5: " << (dgk::io::hdf5_available() ? dgk::io::hdf5_version() : std::string("no")) << "\n";
     } else if (*run) {
       rc = run_case(run_opts);
     } else if (*conv) {

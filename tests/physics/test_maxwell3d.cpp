@@ -1,12 +1,14 @@
 // Maxwell 3D on tetrahedra: convergence on the PEC cavity, energy behaviour of the upwind flux,
 // and agreement of the same run across backends.
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <gtest/gtest.h>
 
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
+#include "dgk/core/time_loop.hpp"
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/maxwell3d_case.hpp"
 #include "dgk_test_spaces.hpp"
@@ -107,6 +109,60 @@ TEST(Maxwell3D, EnergyDoesNotGrowAndIsConservedToDiscretizationError) {
   EXPECT_GT(e0 - prev, 0.0) << "upwind flux should dissipate a little";
 }
 
+// The CFL guard: at the documented limit the energy does not grow for every order; at 1.4
+// times the limit it does, and the case refuses such a CFL unless forced.
+TEST(Maxwell3D, StabilityLimitHoldsAndIsEnforced) {
+  for (int order = 1; order <= 9; ++order) {
+    Maxwell3DOptions o;
+    o.order = order;
+    o.mesh = "box:1";
+    o.initial = "pulse:0.5,0.5,0.5,0.3";
+    o.final_time = 8.0;
+    o.cfl = dgk::physics::max_stable_cfl(order);
+    {
+      Maxwell3DCase cs(o);
+      const double e0 = cs.simulation().energy();
+      for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
+      EXPECT_LE(cs.simulation().energy(), e0 * (1 + 1e-12)) << "order " << order << " unstable at its limit";
+    }
+    o.cfl *= 1.4;
+    EXPECT_THROW(Maxwell3DCase{o}, dgk::Error) << "order " << order;
+    o.force = true;
+    Maxwell3DCase cs(o);
+    const double e0 = cs.simulation().energy();
+    for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
+    const double e = cs.simulation().energy();
+    EXPECT_TRUE(!std::isfinite(e) || e > e0) << "order " << order << " stable at 1.4x its limit: the limit is too low";
+  }
+}
+
+// An unstable run (forced) is stopped by the time loop's finiteness check with the step,
+// element, field and value.
+TEST(Maxwell3D, NonFiniteSolutionIsReportedWithItsLocation) {
+  Maxwell3DOptions o;
+  o.order = 2;
+  o.mesh = "box:1";
+  o.cfl = 4 * dgk::physics::max_stable_cfl(2);
+  o.force = true;
+  o.final_time = 1e4;
+  Maxwell3DCase cs(o);
+  dgk::TimeLoopOptions loop;
+  loop.check_every = 7;
+  try {
+    dgk::advance(cs.simulation(), cs.steps(), cs.dt(), loop);
+    FAIL() << "the blow-up was not detected";
+  } catch (const dgk::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("not finite after step"), std::string::npos) << m;
+    EXPECT_NE(m.find("element "), std::string::npos) << m;
+    EXPECT_NE(m.find("field "), std::string::npos) << m;
+  }
+  const auto bad = cs.simulation().find_non_finite();
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_LT(bad->element, cs.simulation().num_elements());
+  EXPECT_FALSE(std::isfinite(bad->value));
+}
+
 TEST(Maxwell3D, RejectsBadOptions) {
   Maxwell3DOptions o;
   o.mesh = "box:1";
@@ -179,11 +235,32 @@ void check_against_serial(const std::string& precision) {
   EXPECT_GT(scale, 0.1);
 }
 
+// Determinism: the same input on the same backend gives bitwise the same fields (no atomics or
+// order-dependent reductions in the results).
+template <class Space>
+void check_bitwise_repeatable() {
+  Maxwell3DOptions o;
+  o.order = 4;
+  o.mesh = "box:2";
+  o.initial = "pulse:0.4,0.5,0.6,0.2";
+  o.final_time = 0.3;
+  o.backend = dgk::BackendOf<Space>::value;
+  std::vector<double> first;
+  for (int run = 0; run < 2; ++run) {
+    Maxwell3DCase cs(o);
+    dgk::advance(cs.simulation(), cs.steps(), cs.dt());
+    const auto f = cs.simulation().host_fields();
+    if (run == 0) first = f;
+    else EXPECT_EQ(0, std::memcmp(first.data(), f.data(), f.size() * sizeof(double))) << "runs differ";
+  }
+}
+
 template <class Space>
 class Maxwell3DCrossBackend : public ::testing::Test {};
 TYPED_TEST_SUITE(Maxwell3DCrossBackend, dgk::Testing::ExecutionSpaces, dgk::Testing::SpaceNames);
 
 TYPED_TEST(Maxwell3DCrossBackend, DoubleAgreesWithSerial) { check_against_serial<TypeParam>("double"); }
 TYPED_TEST(Maxwell3DCrossBackend, FloatAgreesWithSerial) { check_against_serial<TypeParam>("float"); }
+TYPED_TEST(Maxwell3DCrossBackend, BitwiseRepeatable) { check_bitwise_repeatable<TypeParam>(); }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ struct StageCost {
   std::string name;
   double flops = 0;
   double bytes = 0;
+};
+
+/// Where a field first holds a value that is not finite (NaN or Inf).
+struct NonFinite {
+  long long element = 0;
+  int field = 0;
+  int node = 0;
+  double value = 0;
 };
 
 /// Median seconds of each stage, in the order of costs().
@@ -34,6 +43,8 @@ class Simulation {
   virtual int order() const = 0;
   virtual int num_elements() const = 0;
   virtual int num_fields() const = 0;
+  /// Name of a field ("Ex", ...).
+  virtual std::string field_name(int field) const = 0;
   /// Degrees of freedom: elements x nodes x fields.
   virtual long long num_dofs() const = 0;
 
@@ -51,6 +62,9 @@ class Simulation {
   virtual double l2_error(const PointFunction& exact) const = 0;
   /// Energy, sum over fields of the weighted L2 norm squared (e.g. eps|E|^2 + mu|H|^2).
   virtual double energy() const = 0;
+  /// The first non-finite value of the fields (lowest element, field, node), if any; one
+  /// reduction on the execution space.
+  virtual std::optional<NonFinite> find_non_finite() const = 0;
   /// Copy of the fields on the host, in double: [element][field][node].
   virtual std::vector<double> host_fields() const = 0;
 

@@ -19,6 +19,8 @@ struct Maxwell3DOptions {
   /// Final time; unset means one period of the cavity mode (or 1 for a pulse).
   std::optional<double> final_time;
   double cfl = 0.75;
+  /// Run even when cfl exceeds the stability limit of the order (max_stable_cfl).
+  bool force = false;
   std::string precision = "double";
   std::optional<Backend> backend;  ///< unset: Kokkos's default execution space
   /// Boundary conditions "NAME=pec|pmc|absorbing" per boundary name; PEC where none is given.
@@ -27,6 +29,11 @@ struct Maxwell3DOptions {
   /// "pulse:x,y,z,width" (divergence-free Gaussian pulse; no exact solution).
   std::string initial = "cavity:1,1,1";
 };
+
+/// Largest CFL number (in the sense of Simulation::max_dt) at which LSERK4 with the nodal
+/// upwind operator of order N was found stable, with a safety margin (measured with
+/// tests/physics/test_maxwell3d.cpp's stability sweep).
+double max_stable_cfl(int order);
 
 /// Creates the nodal tetrahedral Maxwell solver for (backend, precision, order).
 std::unique_ptr<Simulation> make_maxwell3d_solver(Backend backend, const std::string& precision, int order,

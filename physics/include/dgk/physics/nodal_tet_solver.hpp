@@ -8,16 +8,20 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
 
 #include "dgk/backends/ceilings.hpp"
+#include "dgk/backends/memory.hpp"
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
 #include "dgk/core/lserk4.hpp"
+#include "dgk/core/math.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/simulation.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
@@ -60,6 +64,19 @@ class NodalTetSolver final : public Simulation {
     m_material = mesh.material;
     const int K = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
     m_shape = default_launch_shape<ExecutionSpace>(order);
+
+    // Refuse, with the numbers, a problem that does not fit the execution space's memory.
+    {
+      const double w = sizeof(Real);
+      const double bytes = double(K) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 16 + 2) * w + 16) +
+                           (3.0 * np * np + 4.0 * np * nfp) * w;
+      backends::require_memory<ExecutionSpace>(bytes, [&] {
+        std::ostringstream what;
+        what << Physics::name << " order " << order << ", " << K << " elements, " << nf * np << " values per element, "
+             << (sizeof(Real) == 4 ? "float" : "double");
+        return what.str();
+      });
+    }
 
     // Reference operators, rounded once.
     auto& ops = m_ops;
@@ -161,6 +178,7 @@ class NodalTetSolver final : public Simulation {
   int order() const override { return m_order; }
   int num_elements() const override { return m_mesh.num_elements; }
   int num_fields() const override { return nf; }
+  std::string field_name(int field) const override { return Physics::field_names[field]; }
   long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
 
   void set_fields(const PointFunction& f, double t) override {
@@ -199,6 +217,28 @@ class NodalTetSolver final : public Simulation {
   }
   double time() const override { return m_time; }
   void fence() const override { m_space.fence(); }
+
+  std::optional<NonFinite> find_non_finite() const override {
+    const Real* q = m_q.data();
+    const long long n = static_cast<long long>(m_q.span());
+    long long first = n;
+    Kokkos::parallel_reduce(
+        "dgk::nodal_tet::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(m_space, 0, n),
+        KOKKOS_LAMBDA(const long long i, long long& lowest) {
+          if (!math::isfinite(q[i]) && i < lowest) lowest = i;
+        },
+        Kokkos::Min<long long>(first));
+    if (first >= n) return std::nullopt;
+    const long long np = m_ref.np;
+    NonFinite bad;
+    bad.element = first / (nf * np);
+    bad.field = static_cast<int>(first / np % nf);
+    bad.node = static_cast<int>(first % np);
+    Real value;
+    Kokkos::deep_copy(value, Kokkos::subview(m_q, bad.element, bad.field, bad.node));
+    bad.value = static_cast<double>(value);
+    return bad;
+  }
 
   std::vector<double> host_fields() const override {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
