@@ -15,13 +15,15 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 status=0
 for t in "$here"/test_*; do
   name=$(basename "$t")
-  if "$t" --gtest_brief=1 >"$out/$name.log" 2>&1; then
-    echo "PASS $name ($(grep -c '^\[       OK' "$out/$name.log" || true) ok lines; $(grep -E '^\[  PASSED' "$out/$name.log"))"
+  if "$t" >"$out/$name.log" 2>&1; then
+    echo "PASS $name: $(grep -E '^\[  PASSED' "$out/$name.log"), $(grep -c 'Cuda' "$out/$name.log" | tr -d ' ') lines naming Cuda"
   else
     echo "FAIL $name"; tail -n 30 "$out/$name.log"; status=1
   fi
 done
 "$here/dgk" run --backend cuda --report "$out/run_cuda.json" | tee "$out/run_cuda.log"
-"$here/dgk" bench maxwell3d --backend cuda --orders "$orders" --elements "$elements" --report "$out/bench_cuda_double.json" \
-  | tee "$out/bench_cuda_double.log"
+for precision in double float; do
+  "$here/dgk" bench maxwell3d --backend cuda --precision $precision --orders "$orders" --elements "$elements" \
+    --report "$out/bench_cuda_$precision.json" | tee "$out/bench_cuda_$precision.log"
+done
 exit $status

@@ -21,7 +21,11 @@ DGK_KOKKOS_ROOT=$(scripts/deps.sh "$deps_config" | tail -n 1)
 export DGK_KOKKOS_ROOT
 jobs="${DGK_JOBS:-$(nproc)}"
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$jobs"
+if [ "$preset" = cuda ]; then
+  cmake --build --preset "$preset" -j "$jobs"   # the tests too: they are run on the GPU machine
+else
+  cmake --build --preset "$preset" -j "$jobs" --target dgk_app
+fi
 if [ "$preset" = cuda ]; then
   echo "CUDA build ready in build/cuda (bin/dgk and the tests); see docs/GPU.md to run it on the GPU."
   exit 0

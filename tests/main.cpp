@@ -14,6 +14,9 @@ int main(int argc, char* argv[]) {
   for (int i = 1; i < argc; ++i) listing |= std::strcmp(argv[i], "--gtest_list_tests") == 0;
   if (listing) return RUN_ALL_TESTS();
   setenv("OMP_PROC_BIND", "false", 0);  // unit tests: no pinning, Kokkos's advice
+  // ctest runs test programs side by side on few cores: idle OpenMP threads must sleep rather
+  // than spin, or oversubscribed cores slow every parallel region by orders of magnitude.
+  setenv("OMP_WAIT_POLICY", "passive", 0);
   const int threads = std::max(2u, std::min(4u, std::thread::hardware_concurrency()));
   dgk::initialize_kokkos(argc, argv, static_cast<int>(threads));
   const int result = RUN_ALL_TESTS();

@@ -12,6 +12,7 @@
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/core/parse.hpp"
 #include "dgk/core/time_loop.hpp"
 #include "dgk/core/version.hpp"
 #include "dgk/io/hdf5.hpp"
@@ -25,34 +26,6 @@ namespace {
 using dgk::io::Report;
 using dgk::physics::Maxwell3DCase;
 using dgk::physics::Maxwell3DOptions;
-
-/// "1..7" or "1,3,5" -> list of integers.
-std::vector<int> parse_range(const std::string& text, const std::string& what) {
-  std::vector<int> out;
-  auto to_int = [&](const std::string& s) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    DGK_THROW_IF(used == 0 || used != s.size(), what << " '" << text << "': '" << s << "' is not an integer");
-    return v;
-  };
-  const auto dots = text.find("..");
-  if (dots != std::string::npos) {
-    const int a = to_int(text.substr(0, dots)), b = to_int(text.substr(dots + 2));
-    DGK_THROW_IF(a > b, what << " '" << text << "': empty range");
-    for (int i = a; i <= b; ++i) out.push_back(i);
-    return out;
-  }
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(to_int(item));
-  DGK_THROW_IF(out.empty(), what << " is empty");
-  return out;
-}
 
 std::string fmt(double v, int prec = 3, bool sci = false) {
   std::ostringstream o;
@@ -82,17 +55,7 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
 Maxwell3DOptions resolve(const CommonOptions& c) {
   Maxwell3DOptions m = c.m;
   if (!c.backend.empty()) m.backend = dgk::parse_backend(c.backend);
-  if (!c.final_time.empty()) {
-    std::size_t used = 0;
-    double t = -1;
-    try {
-      t = std::stod(c.final_time, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    DGK_THROW_IF(used == 0 || used != c.final_time.size(), "--final-time '" << c.final_time << "' is not a number");
-    m.final_time = t;
-  }
+  if (!c.final_time.empty()) m.final_time = dgk::parse_number(c.final_time, "--final-time");
   return m;
 }
 
@@ -185,7 +148,7 @@ int run_case(const CommonOptions& c) {
 }
 
 int run_convergence(const CommonOptions& c, const std::string& orders_text, int meshes, int start) {
-  const auto orders = parse_range(orders_text, "--orders");
+  const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(meshes < 2, "--meshes must be at least 2 (got " << meshes << ")");
   DGK_THROW_IF(start < 1, "--start must be at least 1 (got " << start << ")");
   Report rep;
@@ -228,7 +191,7 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
 }
 
 int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps) {
-  const auto orders = parse_range(orders_text, "--orders");
+  const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));

@@ -19,24 +19,6 @@ double median(std::vector<double>& samples) {
   return m;
 }
 
-namespace {
-
-template <class Space, class F>
-double median_seconds(const Space& space, int reps, F&& f) {
-  f();  // warm-up
-  space.fence();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    Kokkos::Timer timer;
-    f();
-    space.fence();
-    t.push_back(timer.seconds());
-  }
-  return median(t);
-}
-
-}  // namespace
-
 template <class ExecutionSpace, class Real>
 Ceilings measure_ceilings(std::size_t bytes) {
   ExecutionSpace space;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dgk/core/error.hpp"
+#include "dgk/core/parse.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/maxwell3d.hpp"
@@ -28,25 +29,6 @@ std::unique_ptr<Simulation> make_on(const std::string& precision, int order, con
   if (precision == "double") return std::make_unique<NodalTetSolver<Maxwell3D, double, Space>>(Space(), order, mesh, bc);
   if (precision == "float") return std::make_unique<NodalTetSolver<Maxwell3D, float, Space>>(Space(), order, mesh, bc);
   DGK_THROW_IF(true, "unknown precision '" << precision << "' (expected double or float)");
-}
-
-std::vector<double> parse_numbers(const std::string& text, const std::string& what) {
-  std::vector<double> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    DGK_THROW_IF(used == 0 || used != item.size() || !std::isfinite(v),
-                 "in " << what << ": '" << item << "' is not a number");
-    out.push_back(v);
-  }
-  return out;
 }
 
 }  // namespace
@@ -140,7 +122,7 @@ void Maxwell3DCase::setup() {
   if (kind == "cavity") {
     CavityMode mode;
     if (!args.empty()) {
-      const auto v = parse_numbers(args, "--initial " + init);
+      const auto v = parse_number_list(args, "--initial " + init);
       DGK_THROW_IF(v.size() != 3, "--initial " << init << ": expected cavity:m,n,p");
       for (int d = 0; d < 3; ++d) {
         DGK_THROW_IF(v[d] < 0 || v[d] != std::floor(v[d]), "--initial " << init << ": mode numbers must be non-negative integers");
@@ -184,7 +166,7 @@ void Maxwell3DCase::setup() {
     s << "cavity mode (" << mode.mode[0] << "," << mode.mode[1] << "," << mode.mode[2] << "), period " << natural_time;
     m_initial_summary = s.str();
   } else if (kind == "pulse") {
-    const auto v = parse_numbers(args, "--initial " + init);
+    const auto v = parse_number_list(args, "--initial " + init);
     DGK_THROW_IF(v.size() != 4 || !(v[3] > 0), "--initial " << init << ": expected pulse:x,y,z,width with width > 0");
     GaussianPulse p{{v[0], v[1], v[2]}, v[3]};
     m_initial = [p](double x, double y, double z, double t, double* out) {

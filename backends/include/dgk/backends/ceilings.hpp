@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <Kokkos_Core.hpp>
+
 namespace dgk::backends {
 
 struct Ceilings {
@@ -22,5 +24,20 @@ Ceilings measure_ceilings(std::size_t bytes = std::size_t(1) << 30);
 
 /// Median of the samples (the vector is reordered).
 double median(std::vector<double>& samples);
+
+/// Median wall time of `reps` calls of f() after one warm-up call, each fenced on `space`.
+template <class ExecutionSpace, class F>
+double median_seconds(const ExecutionSpace& space, int reps, F&& f) {
+  f();
+  space.fence();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    Kokkos::Timer timer;
+    f();
+    space.fence();
+    t.push_back(timer.seconds());
+  }
+  return median(t);
+}
 
 }  // namespace dgk::backends

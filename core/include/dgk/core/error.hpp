@@ -1,12 +1,11 @@
-// Error reporting: host-side exceptions that say what is wrong and where, and a device-side
-// assertion that is active in debug builds only.
+// Error reporting: host-side exceptions that say what is wrong and where. Free of Kokkos, so
+// host-only code (basis, mesh) can be built and fuzzed without it; the device-side assertion is
+// in dgk/core/assert.hpp.
 #pragma once
 
 #include <sstream>
 #include <stdexcept>
 #include <string>
-
-#include <Kokkos_Core.hpp>
 
 namespace dgk {
 
@@ -34,13 +33,3 @@ class Error : public std::runtime_error {
       throw ::dgk::Error(dgk_error_stream_.str(), __FILE__, __LINE__); \
     }                                                           \
   } while (false)
-
-/// Device-usable assertion, compiled in debug builds (Kokkos_ENABLE_DEBUG or !NDEBUG).
-#if defined(KOKKOS_ENABLE_DEBUG) || !defined(NDEBUG)
-#define DGK_ASSERT(cond)                                                  \
-  do {                                                                    \
-    if (!(cond)) Kokkos::abort("dgk: assertion failed: " #cond);          \
-  } while (false)
-#else
-#define DGK_ASSERT(cond) ((void)0)
-#endif

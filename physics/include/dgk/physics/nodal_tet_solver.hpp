@@ -288,18 +288,7 @@ class NodalTetSolver final : public Simulation {
 
   StageTimes time_stages(int reps) override {
     StageTimes t;
-    auto measure = [&](auto&& f) {
-      f();
-      m_space.fence();
-      std::vector<double> s;
-      for (int r = 0; r < reps; ++r) {
-        Kokkos::Timer timer;
-        f();
-        m_space.fence();
-        s.push_back(timer.seconds());
-      }
-      return backends::median(s);
-    };
+    auto measure = [&](auto&& f) { return backends::median_seconds(m_space, reps, f); };
     t.seconds.push_back(measure([&] { volume(); }));
     t.seconds.push_back(measure([&] { surface(); }));
     t.seconds.push_back(measure([&] { lift(); }));
