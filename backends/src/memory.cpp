@@ -1,6 +1,5 @@
 #include "dgk/backends/memory.hpp"
 
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -11,35 +10,10 @@
 
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/core/host_memory.hpp"
 
 namespace dgk::backends {
 
-namespace {
-
-double host_available_bytes() {
-  // MemAvailable counts reclaimable cache; a container limit (cgroup v2) may be lower.
-  double avail = 0;
-  std::ifstream mem("/proc/meminfo");
-  std::string key;
-  double kb = 0;
-  std::string unit;
-  while (mem >> key >> kb >> unit) {
-    if (key == "MemAvailable:") {
-      avail = kb * 1024.0;
-      break;
-    }
-  }
-  std::ifstream limit("/sys/fs/cgroup/memory.max"), usage("/sys/fs/cgroup/memory.current");
-  std::string lim;
-  double cur = 0;
-  if (limit >> lim && lim != "max" && usage >> cur) {
-    const double room = std::stod(lim) - cur;
-    if (avail == 0 || room < avail) avail = room;
-  }
-  return avail;
-}
-
-}  // namespace
 
 template <class ExecutionSpace>
 double available_memory_bytes() {

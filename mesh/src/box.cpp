@@ -4,6 +4,7 @@
 
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
+#include "dgk/core/host_memory.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 
 namespace dgk::mesh {
@@ -21,6 +22,14 @@ TetMesh make_box(const BoxSpec& spec) {
   DGK_THROW_IF(num_cubes > INT_MAX / 6, "box: " << n[0] << " x " << n[1] << " x " << n[2]
                                                 << " cubes give more than " << INT_MAX
                                                 << " elements");
+  // The host mesh takes about 60 bytes per element (vertices, connectivity, materials, regions)
+  // before anything is derived from it; refuse what cannot fit.
+  const double need = 60.0 * 6.0 * static_cast<double>(num_cubes);
+  const double avail = host_available_bytes();
+  DGK_THROW_IF(avail > 0 && need > avail, "box: " << n[0] << " x " << n[1] << " x " << n[2] << " cubes ("
+                                                  << 6 * num_cubes << " elements) need about " << need / (1 << 30)
+                                                  << " GiB of host memory, " << avail / (1 << 30)
+                                                  << " GiB are available");
 
   TetMesh mesh;
   mesh.source =
