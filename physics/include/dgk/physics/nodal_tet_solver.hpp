@@ -221,13 +221,18 @@ class NodalTetSolver final : public Simulation {
   std::optional<NonFinite> find_non_finite() const override {
     const Real* q = m_q.data();
     const long long n = static_cast<long long>(m_q.span());
-    long long first = n;
-    Kokkos::parallel_reduce(
+    // The lowest index through an atomic minimum: order independent, hence deterministic, and
+    // free of the shared-memory tree of a general reduction.
+    Kokkos::View<long long, Mem> lowest("dgk::nodal_tet::first_non_finite");
+    Kokkos::deep_copy(m_space, lowest, n);
+    Kokkos::parallel_for(
         "dgk::nodal_tet::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(m_space, 0, n),
-        KOKKOS_LAMBDA(const long long i, long long& lowest) {
-          if (!math::isfinite(q[i]) && i < lowest) lowest = i;
-        },
-        Kokkos::Min<long long>(first));
+        KOKKOS_LAMBDA(const long long i) {
+          if (!math::isfinite(q[i])) Kokkos::atomic_fetch_min(lowest.data(), i);
+        });
+    long long first = n;
+    Kokkos::deep_copy(m_space, first, lowest);
+    m_space.fence();
     if (first >= n) return std::nullopt;
     const long long np = m_ref.np;
     NonFinite bad;
