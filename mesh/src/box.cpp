@@ -18,8 +18,10 @@ TetMesh make_box(const BoxSpec& spec) {
                  "box: upper corner " << spec.upper[d] << " along axis " << d
                                       << " is not above the lower corner " << spec.lower[d]);
   }
-  const long long num_cubes = static_cast<long long>(n[0]) * n[1] * n[2];
-  DGK_THROW_IF(num_cubes > INT_MAX / 6, "box: " << n[0] << " x " << n[1] << " x " << n[2]
+  // Divisions, not a product, so the check itself cannot overflow.
+  const bool too_many = n[0] > INT_MAX / 6 / n[1] / n[2];
+  const long long num_cubes = too_many ? LLONG_MAX : static_cast<long long>(n[0]) * n[1] * n[2];
+  DGK_THROW_IF(too_many, "box: " << n[0] << " x " << n[1] << " x " << n[2]
                                                 << " cubes give more than " << INT_MAX
                                                 << " elements");
   // The host mesh takes about 60 bytes per element (vertices, connectivity, materials, regions)

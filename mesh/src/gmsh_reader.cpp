@@ -8,8 +8,19 @@
 
 #include <gmsh.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
 #include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <sstream>
 #include <cmath>
 #include <cstddef>
 #include <exception>
@@ -19,6 +30,9 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+// Present only when a sanitizer runtime is linked in (weak otherwise).
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 namespace dgk::mesh {
 
@@ -135,19 +149,10 @@ ElementType element_type(const std::string& path, int type) {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-TetMesh read_locked(const std::string& path) {
-  // Gmsh silently ignores a missing file, so check the file before handing it over.
-  std::error_code ec;
-  DGK_THROW_IF(!std::filesystem::exists(path, ec), "Gmsh mesh '" << path << "' does not exist");
-  DGK_THROW_IF(std::filesystem::is_directory(path, ec),
-               "Gmsh mesh '" << path << "' is a directory, not a file");
-  {
-    std::ifstream probe(path);
-    DGK_THROW_IF(!probe, "Gmsh mesh '" << path << "' cannot be opened for reading");
-  }
-  DGK_THROW_IF(std::filesystem::file_size(path, ec) == 0, "Gmsh mesh '" << path << "' is empty");
+// Reads `open_path` (a private copy of the user's file) and names `path` in every message.
+TetMesh read_locked(const std::string& path, const std::string& open_path) {
   GmshSession session;
-  gmsh_call(path, "opening", [&] { gmsh::open(path); });
+  gmsh_call(path, "opening", [&] { gmsh::open(open_path); });
 
   TetMesh mesh;
   mesh.source = path;
@@ -317,11 +322,216 @@ TetMesh read_locked(const std::string& path) {
   return mesh;
 }
 
+// --- Isolation --------------------------------------------------------------------------------
+// Gmsh 4.8 runs any file that does not start like an MSH file as a script (which can execute
+// shell commands), reads a neighbouring "<file>.opt" as a script, and crashes on some malformed
+// MSH files (see tests/fuzz). So dgk (1) requires the MSH header, (2) hands Gmsh a private copy
+// of the file in a fresh temporary folder, and (3) reads it in a child process, turning a crash
+// there into an error instead of taking the program down.
+
+void require_msh_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  std::getline(in, first);
+  if (!first.empty() && first.back() == '\r') first.pop_back();
+  DGK_THROW_IF(first != "$MeshFormat", "Gmsh mesh '" << path
+                                                     << "' is not an MSH file: its first line must be "
+                                                        "'$MeshFormat'");
+}
+
+class PrivateCopy {
+ public:
+  explicit PrivateCopy(const std::string& path) {
+    std::string base = (std::filesystem::temp_directory_path() / "dgk-msh-XXXXXX").string();
+    std::vector<char> buf(base.begin(), base.end());
+    buf.push_back('\0');
+    DGK_THROW_IF(mkdtemp(buf.data()) == nullptr, "cannot create a temporary folder to read Gmsh mesh '" << path << "'");
+    m_dir = buf.data();
+    m_file = m_dir + "/mesh.msh";
+    std::error_code ec;
+    std::filesystem::copy_file(path, m_file, ec);
+    DGK_THROW_IF(ec, "cannot copy Gmsh mesh '" << path << "' to a temporary folder: " << ec.message());
+  }
+  ~PrivateCopy() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_dir, ec);
+  }
+  PrivateCopy(const PrivateCopy&) = delete;
+  PrivateCopy& operator=(const PrivateCopy&) = delete;
+  const std::string& file() const { return m_file; }
+
+ private:
+  std::string m_dir, m_file;
+};
+
+// Flat binary form of a TetMesh for the pipe between child and parent.
+class Writer {
+ public:
+  template <class T>
+  void pod(const T& v) {
+    const char* p = reinterpret_cast<const char*>(&v);
+    m_buf.insert(m_buf.end(), p, p + sizeof(T));
+  }
+  template <class T>
+  void vec(const std::vector<T>& v) {
+    pod(static_cast<std::uint64_t>(v.size()));
+    const char* p = reinterpret_cast<const char*>(v.data());
+    m_buf.insert(m_buf.end(), p, p + v.size() * sizeof(T));
+  }
+  void str(const std::string& s) {
+    pod(static_cast<std::uint64_t>(s.size()));
+    m_buf.insert(m_buf.end(), s.begin(), s.end());
+  }
+  const std::vector<char>& bytes() const { return m_buf; }
+
+ private:
+  std::vector<char> m_buf;
+};
+
+class Reader {
+ public:
+  Reader(const std::vector<char>& buf, const std::string& path) : m_buf(buf), m_path(path) {}
+  template <class T>
+  T pod() {
+    T v;
+    take(reinterpret_cast<char*>(&v), sizeof(T));
+    return v;
+  }
+  template <class T>
+  std::vector<T> vec() {
+    const auto n = pod<std::uint64_t>();
+    DGK_THROW_IF(n > (m_buf.size() - m_pos) / sizeof(T), "reading Gmsh mesh '" << m_path << "': truncated result");
+    std::vector<T> v(static_cast<std::size_t>(n));
+    take(reinterpret_cast<char*>(v.data()), v.size() * sizeof(T));
+    return v;
+  }
+  std::string str() {
+    const auto v = vec<char>();
+    return std::string(v.begin(), v.end());
+  }
+
+ private:
+  void take(char* out, std::size_t n) {
+    DGK_THROW_IF(n > m_buf.size() - m_pos, "reading Gmsh mesh '" << m_path << "': truncated result");
+    std::copy(m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos), m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos + n), out);
+    m_pos += n;
+  }
+  const std::vector<char>& m_buf;
+  const std::string& m_path;
+  std::size_t m_pos = 0;
+};
+
+std::vector<char> serialize(const TetMesh& m) {
+  Writer w;
+  w.vec(m.vertices);
+  w.vec(m.elements);
+  w.vec(m.material);
+  w.vec(m.region);
+  w.vec(m.boundary_faces);
+  w.pod(static_cast<std::uint64_t>(m.boundary_names.size()));
+  for (const auto& n : m.boundary_names) w.str(n);
+  return w.bytes();
+}
+
+TetMesh deserialize(const std::vector<char>& buf, const std::string& path) {
+  Reader r(buf, path);
+  TetMesh m;
+  m.vertices = r.vec<std::array<double, 3>>();
+  m.elements = r.vec<std::array<int, 4>>();
+  m.material = r.vec<std::array<double, 2>>();
+  m.region = r.vec<int>();
+  m.boundary_faces = r.vec<BoundaryFace>();
+  const auto names = r.pod<std::uint64_t>();
+  DGK_THROW_IF(names > buf.size(), "reading Gmsh mesh '" << path << "': truncated result");
+  m.boundary_names.clear();
+  for (std::uint64_t i = 0; i < names; ++i) m.boundary_names.push_back(r.str());
+  m.source = path;
+  return m;
+}
+
+void write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t k = write(fd, p, n);
+    if (k <= 0) return;
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+}
+
+// Runs the read in a child process. The child sends one status byte (0: mesh follows, 1: error
+// message follows) and the payload, then leaves with _exit so no parent state is torn down twice.
+TetMesh read_isolated(const std::string& path, const std::string& open_path) {
+  int fds[2];
+  DGK_THROW_IF(pipe(fds) != 0, "cannot create a pipe to read Gmsh mesh '" << path << "'");
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    DGK_THROW_IF(true, "cannot start a process to read Gmsh mesh '" << path << "'");
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    // The child must die plainly if Gmsh crashes: a fuzzer's or sanitizer's crash handling
+    // inherited from the parent would otherwise report the child's crash as the parent's.
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) std::signal(sig, SIG_DFL);
+    if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(nullptr);
+    char status = 1;
+    std::vector<char> payload;
+    try {
+      payload = serialize(read_locked(path, open_path));
+      status = 0;
+    } catch (const std::exception& e) {
+      const std::string msg = e.what();
+      payload.assign(msg.begin(), msg.end());
+    }
+    write_all(fds[1], &status, 1);
+    write_all(fds[1], payload.data(), payload.size());
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::vector<char> buf;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t k = read(fds[0], chunk, sizeof chunk);
+    if (k > 0) buf.insert(buf.end(), chunk, chunk + k);
+    else if (k == 0 || errno != EINTR) break;
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  const bool clean_exit = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
+  if (!clean_exit || buf.empty()) {
+    std::ostringstream why;
+    if (WIFSIGNALED(wstatus)) why << "signal " << WTERMSIG(wstatus) << ", " << strsignal(WTERMSIG(wstatus));
+    else why << "exit status " << (WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    DGK_THROW_IF(true, "Gmsh failed while reading mesh '" << path << "' (" << why.str()
+                                                           << "): the file is malformed or not supported");
+  }
+  const std::vector<char> payload(buf.begin() + 1, buf.end());
+  DGK_THROW_IF(buf[0] != 0, std::string(payload.begin(), payload.end()));
+  return deserialize(payload, path);
+}
+
 }  // namespace
 
 TetMesh read_gmsh_tet(const std::string& path) {
   std::lock_guard<std::mutex> lock(gmsh_mutex);
-  return read_locked(path);
+  // Cheap checks first, in this process, with their own messages.
+  std::error_code ec;
+  DGK_THROW_IF(!std::filesystem::exists(path, ec), "Gmsh mesh '" << path << "' does not exist");
+  DGK_THROW_IF(std::filesystem::is_directory(path, ec), "Gmsh mesh '" << path << "' is a directory, not a file");
+  {
+    std::ifstream probe(path);
+    DGK_THROW_IF(!probe, "Gmsh mesh '" << path << "' cannot be opened for reading");
+  }
+  DGK_THROW_IF(std::filesystem::file_size(path, ec) == 0, "Gmsh mesh '" << path << "' is empty");
+  require_msh_header(path);
+  PrivateCopy copy(path);
+  return read_isolated(path, copy.file());
 }
 
 }  // namespace dgk::mesh

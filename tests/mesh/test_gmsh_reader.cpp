@@ -333,6 +333,23 @@ TEST_F(GmshReader, GroupNamesAndRegions) {
   EXPECT_EQ(per_tag, (std::map<int, int>{{0, 2}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}));
 }
 
+// Inputs found by fuzzing (tests/fuzz/regressions) that crashed Gmsh, corrupted its heap or made
+// it run a script: each is now an error naming the file, and this process goes on.
+TEST_F(GmshReader, FuzzRegressionsAreErrors) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DGK_FUZZ_REGRESSIONS_DIR "/fuzz_gmsh_reader")) {
+    ++count;
+    const std::string file = entry.path().string();
+    try {
+      dgk::mesh::read_gmsh_tet(file);
+      ADD_FAILURE() << "accepted " << file;
+    } catch (const dgk::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_GE(count, 7);
+}
+
 TEST_F(GmshReader, DegenerateElementIsNamed) {
   const std::string path = file("flat.msh");
   std::ofstream(path) << hand_written("11 4 2 0 1 1 2 6 3\n");

@@ -1,4 +1,7 @@
 // Box generator, mesh specifications, connectivity, geometric factors and face maps.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -428,3 +431,20 @@ TEST(FaceMaps, NeighboursTouchingAtAnEdgeAreFine) {
 
 }  // namespace
 }  // namespace dgk::mesh
+
+namespace {
+
+// Box specifications found by fuzzing (tests/fuzz/regressions/fuzz_mesh_spec) whose size check
+// overflowed: each must be refused with dgk::Error.
+TEST(LoadTetMesh, FuzzRegressionsAreErrors) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(DGK_FUZZ_REGRESSIONS_DIR "/fuzz_mesh_spec")) {
+    std::ifstream in(entry.path());
+    const std::string spec((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ++count;
+    EXPECT_THROW(dgk::mesh::load_tet_mesh(spec), dgk::Error) << spec;
+  }
+  EXPECT_GE(count, 3);
+}
+
+}  // namespace

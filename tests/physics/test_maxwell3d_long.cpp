@@ -1,11 +1,12 @@
-// Maxwell 3D on tetrahedra: empirical order of convergence on the PEC cavity (paper 000,
-// Table 2, here in double precision).
+// Maxwell 3D on tetrahedra, the long studies: empirical order of convergence on the PEC cavity
+// (paper 000, Table 2, here in double precision) and the stability limit of every order.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "dgk/core/error.hpp"
 #include "dgk/physics/maxwell3d_case.hpp"
 
 namespace {
@@ -46,5 +47,32 @@ TEST_P(Maxwell3DConvergence, ReachesOrderNPlusHalf) {
 
 INSTANTIATE_TEST_SUITE_P(Orders, Maxwell3DConvergence, ::testing::Range(1, 6),
                          [](const auto& info) { return "N" + std::to_string(info.param); });
+
+// The CFL guard: at the documented limit the energy does not grow for every order; at 1.4
+// times the limit it does, and the case refuses such a CFL unless forced.
+TEST(Maxwell3D, StabilityLimitHoldsAndIsEnforced) {
+  for (int order = 1; order <= 9; ++order) {
+    Maxwell3DOptions o;
+    o.order = order;
+    o.mesh = "box:1";
+    o.initial = "pulse:0.5,0.5,0.5,0.3";
+    o.final_time = 8.0;
+    o.cfl = dgk::physics::max_stable_cfl(order);
+    {
+      Maxwell3DCase cs(o);
+      const double e0 = cs.simulation().energy();
+      for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
+      EXPECT_LE(cs.simulation().energy(), e0 * (1 + 1e-12)) << "order " << order << " unstable at its limit";
+    }
+    o.cfl *= 1.4;
+    EXPECT_THROW(Maxwell3DCase{o}, dgk::Error) << "order " << order;
+    o.force = true;
+    Maxwell3DCase cs(o);
+    const double e0 = cs.simulation().energy();
+    for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
+    const double e = cs.simulation().energy();
+    EXPECT_TRUE(!std::isfinite(e) || e > e0) << "order " << order << " stable at 1.4x its limit: the limit is too low";
+  }
+}
 
 }  // namespace
