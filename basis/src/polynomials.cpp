@@ -133,4 +133,29 @@ Eigen::VectorXd jacobi_gl(double alpha, double beta, int n) {
   return x;
 }
 
+// One-dimensional warp: the interpolant (through the equispaced points) of the displacement
+// from equispaced to Gauss-Lobatto points, divided by 1 - r^2. The division is carried out on
+// the Lagrange form (the factors of the two end points cancel it exactly), so the result is a
+// polynomial without the removable singularity; the interior displacements are the only ones
+// that contribute because the end points do not move. Its value at r = +-1 is never used: the
+// blend factors vanish there.
+Eigen::VectorXd warp_factor(int n, const Eigen::VectorXd& rout) {
+  const Eigen::VectorXd lgl = jacobi_gl(0.0, 0.0, n);
+  Eigen::VectorXd req(n + 1);
+  for (int i = 0; i <= n; ++i) req(i) = -1.0 + 2.0 * i / n;
+
+  Eigen::VectorXd warp = Eigen::VectorXd::Zero(rout.size());
+  for (int i = 1; i < n; ++i) {
+    // ell_i(r) / (1 - r^2) = prod_{j != 0, i, n} (r - x_j) / (x_i - x_j) / ((1 + x_i)(1 - x_i)).
+    Eigen::VectorXd term = Eigen::VectorXd::Constant(
+        rout.size(), (lgl(i) - req(i)) / ((1.0 + req(i)) * (1.0 - req(i))));
+    for (int j = 1; j < n; ++j) {
+      if (j == i) continue;
+      term.array() *= (rout.array() - req(j)) / (req(i) - req(j));
+    }
+    warp += term;
+  }
+  return warp;
+}
+
 }  // namespace dgk::basis

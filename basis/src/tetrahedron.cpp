@@ -34,31 +34,12 @@ const Eigen::Vector3d& equilateral_vertex(int i) {
   return v[i];
 }
 
-// One-dimensional edge warp (evalwarp): interpolant of the equispaced-to-Gauss-Lobatto
-// displacement divided by 1 - x^2, evaluated on its Lagrange form so that no singularity
-// remains.
-Eigen::ArrayXd eval_warp(int n, const Eigen::VectorXd& lgl, const Eigen::ArrayXd& xout) {
-  Eigen::VectorXd xeq(n + 1);
-  for (int i = 0; i <= n; ++i) xeq(i) = -1.0 + 2.0 * i / n;
-  Eigen::ArrayXd warp = Eigen::ArrayXd::Zero(xout.size());
-  for (int i = 1; i < n; ++i) {
-    Eigen::ArrayXd d = Eigen::ArrayXd::Constant(
-        xout.size(), (lgl(i) - xeq(i)) / ((1.0 + xeq(i)) * (1.0 - xeq(i))));
-    for (int j = 1; j < n; ++j) {
-      if (j != i) d *= (xout - xeq(j)) / (xeq(i) - xeq(j));
-    }
-    warp += d;
-  }
-  return warp;
-}
-
 // Two-dimensional warp & blend shift of a face (evalshift), in the face's equilateral frame.
 void eval_shift(int n, double alpha, const Eigen::ArrayXd& l1, const Eigen::ArrayXd& l2,
                 const Eigen::ArrayXd& l3, Eigen::ArrayXd& dx, Eigen::ArrayXd& dy) {
-  const Eigen::VectorXd lgl = jacobi_gl(0.0, 0.0, n);
-  const Eigen::ArrayXd warpf1 = 4.0 * eval_warp(n, lgl, l3 - l2);
-  const Eigen::ArrayXd warpf2 = 4.0 * eval_warp(n, lgl, l1 - l3);
-  const Eigen::ArrayXd warpf3 = 4.0 * eval_warp(n, lgl, l2 - l1);
+  const Eigen::ArrayXd warpf1 = 4.0 * warp_factor(n, (l3 - l2).matrix()).array();
+  const Eigen::ArrayXd warpf2 = 4.0 * warp_factor(n, (l1 - l3).matrix()).array();
+  const Eigen::ArrayXd warpf3 = 4.0 * warp_factor(n, (l2 - l1).matrix()).array();
   const Eigen::ArrayXd warp1 = l2 * l3 * warpf1 * (1.0 + (alpha * l1).square());
   const Eigen::ArrayXd warp2 = l1 * l3 * warpf2 * (1.0 + (alpha * l2).square());
   const Eigen::ArrayXd warp3 = l1 * l2 * warpf3 * (1.0 + (alpha * l3).square());

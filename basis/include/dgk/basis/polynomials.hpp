@@ -19,4 +19,8 @@ void jacobi_gq(double alpha, double beta, int n, Eigen::VectorXd& x, Eigen::Vect
 /// Gauss-Lobatto points of order n (n + 1 points, endpoints included).
 Eigen::VectorXd jacobi_gl(double alpha, double beta, int n);
 
+/// Warp factor of the warp & blend node construction (Warburton 2006): the equispaced-to-
+/// Gauss-Lobatto displacement of order n, interpolated and divided by 1 - r^2, at the points r.
+Eigen::VectorXd warp_factor(int n, const Eigen::VectorXd& r);
+
 }  // namespace dgk::basis
