@@ -149,6 +149,28 @@ ElementType element_type(const std::string& path, int type) {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
+// Reads every block of elements (one per element type) of one entity, checks that the type is
+// the expected kind and that the node list has the right length, then hands the block to f.
+template <class F>
+void for_each_element_block(const std::string& path, int dim, int entity, const std::string& where,
+                            const char* expected, const char* hint, F&& f) {
+  std::vector<int> types;
+  gmsh_call(path, "listing element types", [&] { gmsh::model::mesh::getElementTypes(types, dim, entity); });
+  for (int type : types) {
+    const ElementType t = element_type(path, type);
+    std::vector<std::size_t> tags, nodes;
+    gmsh_call(path, "reading elements",
+              [&] { gmsh::model::mesh::getElementsByType(type, tags, nodes, entity); });
+    DGK_THROW_IF(!starts_with(t.name, expected), "Gmsh mesh '" << path << "': " << where << " holds " << tags.size()
+                                                               << " elements of type " << type << " (" << t.name
+                                                               << "); " << hint);
+    DGK_THROW_IF(nodes.size() != tags.size() * static_cast<std::size_t>(t.num_nodes),
+                 "Gmsh mesh '" << path << "': element type " << type << " (" << t.name << ") of " << where
+                               << " lists " << nodes.size() << " node tags for " << tags.size() << " elements");
+    f(tags, nodes, t.num_nodes);
+  }
+}
+
 // Reads `open_path` (a private copy of the user's file) and names `path` in every message.
 TetMesh read_locked(const std::string& path, const std::string& open_path) {
   GmshSession session;
@@ -170,29 +192,17 @@ TetMesh read_locked(const std::string& path, const std::string& open_path) {
               [&] { gmsh::model::getPhysicalGroupsForEntity(dim, entity, physical); });
     // An entity in several volume groups takes the lowest physical tag.
     const int region = physical.empty() ? 0 : *std::min_element(physical.begin(), physical.end());
-    std::vector<int> types;
-    gmsh_call(path, "listing element types",
-              [&] { gmsh::model::mesh::getElementTypes(types, dim, entity); });
-    for (int type : types) {
-      const ElementType t = element_type(path, type);
-      std::vector<std::size_t> tags, nodes;
-      gmsh_call(path, "reading elements",
-                [&] { gmsh::model::mesh::getElementsByType(type, tags, nodes, entity); });
-      DGK_THROW_IF(!starts_with(t.name, "Tetrahedron"),
-                   "Gmsh mesh '" << path << "': volume " << entity << " holds " << tags.size()
-                                 << " elements of type " << type << " (" << t.name
-                                 << "); dgk reads tetrahedra only");
-      DGK_THROW_IF(nodes.size() != tags.size() * static_cast<std::size_t>(t.num_nodes),
-                   "Gmsh mesh '" << path << "': element type " << type << " (" << t.name
-                                 << ") of volume " << entity << " lists " << nodes.size()
-                                 << " node tags for " << tags.size() << " elements");
-      // Corner nodes come first in Gmsh's ordering of higher-order elements.
-      for (std::size_t i = 0; i < tags.size(); ++i) {
-        for (int q = 0; q < 4; ++q) tet_nodes.push_back(nodes[i * t.num_nodes + q]);
-        tet_tags.push_back(tags[i]);
-      }
-      mesh.region.insert(mesh.region.end(), tags.size(), region);
-    }
+    const std::string where = "volume " + std::to_string(entity);
+    for_each_element_block(path, dim, entity, where, "Tetrahedron", "dgk reads tetrahedra only",
+                           [&](const std::vector<std::size_t>& tags, const std::vector<std::size_t>& nodes,
+                               int num_nodes) {
+                             // Corner nodes come first in Gmsh's ordering of higher-order elements.
+                             for (std::size_t i = 0; i < tags.size(); ++i) {
+                               for (int q = 0; q < 4; ++q) tet_nodes.push_back(nodes[i * num_nodes + q]);
+                               tet_tags.push_back(tags[i]);
+                             }
+                             mesh.region.insert(mesh.region.end(), tags.size(), region);
+                           });
   }
   DGK_THROW_IF(
       tet_tags.empty(),
@@ -284,39 +294,25 @@ TetMesh read_locked(const std::string& path, const std::string& open_path) {
     gmsh_call(path, "reading a physical group",
               [&] { gmsh::model::getEntitiesForPhysicalGroup(dim, group, surfaces); });
     for (int surface : surfaces) {
-      std::vector<int> types;
-      gmsh_call(path, "listing element types",
-                [&] { gmsh::model::mesh::getElementTypes(types, dim, surface); });
-      for (int type : types) {
-        const ElementType t = element_type(path, type);
-        std::vector<std::size_t> tags, nodes;
-        gmsh_call(path, "reading elements",
-                  [&] { gmsh::model::mesh::getElementsByType(type, tags, nodes, surface); });
-        DGK_THROW_IF(!starts_with(t.name, "Triangle"),
-                     "Gmsh mesh '" << path << "': boundary group '" << name << "' (surface "
-                                   << surface << ") holds " << tags.size() << " elements of type "
-                                   << type << " (" << t.name
-                                   << "); boundary faces of a tetrahedral mesh are triangles");
-        DGK_THROW_IF(nodes.size() != tags.size() * static_cast<std::size_t>(t.num_nodes),
-                     "Gmsh mesh '" << path << "': element type " << type << " (" << t.name
-                                   << ") of surface " << surface << " lists " << nodes.size()
-                                   << " node tags for " << tags.size() << " elements");
-        for (std::size_t i = 0; i < tags.size(); ++i) {
-          BoundaryFace face;
-          face.tag = tag;
-          for (int q = 0; q < 3; ++q) {
-            const std::size_t node = nodes[i * t.num_nodes + q];
-            const int p = position.get(node);
-            const int v = p < 0 ? -1 : vertex_of[p];
-            DGK_THROW_IF(v < 0, "Gmsh mesh '" << path << "': triangle " << tags[i]
-                                              << " of boundary group '" << name << "' uses node "
-                                              << node
-                                              << ", which is not a corner of any tetrahedron");
-            face.vertices[q] = v;
-          }
-          mesh.boundary_faces.push_back(face);
-        }
-      }
+      const std::string where = "boundary group '" + name + "' (surface " + std::to_string(surface) + ")";
+      for_each_element_block(
+          path, dim, surface, where, "Triangle", "boundary faces of a tetrahedral mesh are triangles",
+          [&](const std::vector<std::size_t>& tags, const std::vector<std::size_t>& nodes, int num_nodes) {
+            for (std::size_t i = 0; i < tags.size(); ++i) {
+              BoundaryFace face;
+              face.tag = tag;
+              for (int q = 0; q < 3; ++q) {
+                const std::size_t node = nodes[i * num_nodes + q];
+                const int p = position.get(node);
+                const int v = p < 0 ? -1 : vertex_of[p];
+                DGK_THROW_IF(v < 0, "Gmsh mesh '" << path << "': triangle " << tags[i] << " of boundary group '"
+                                                  << name << "' uses node " << node
+                                                  << ", which is not a corner of any tetrahedron");
+                face.vertices[q] = v;
+              }
+              mesh.boundary_faces.push_back(face);
+            }
+          });
     }
   }
   return mesh;
