@@ -1,5 +1,6 @@
 // The dgk command line program: run a case, study its convergence, benchmark its kernels.
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
@@ -20,26 +21,23 @@
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/cases.hpp"
 #include "dgk/physics/maxwell3d_case.hpp"
+#include "config.hpp"
+#include "run.hpp"
+#include "text.hpp"
 
 namespace {
 
+using dgk::app::fmt;
 using dgk::io::Report;
 using dgk::physics::Maxwell3DCase;
 using dgk::physics::Maxwell3DOptions;
-
-std::string fmt(double v, int prec = 3, bool sci = false) {
-  std::ostringstream o;
-  if (sci) o << std::scientific;
-  else o << std::fixed;
-  o << std::setprecision(prec) << v;
-  return o.str();
-}
 
 struct CommonOptions {
   Maxwell3DOptions m;
   std::string backend;
   std::string report;
-  std::string final_time;
+  /// NaN: not given (the case's natural final time).
+  double final_time = std::numeric_limits<double>::quiet_NaN();
   bool quiet = false;
   int check_every = 10;
 };
@@ -55,95 +53,34 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
 Maxwell3DOptions resolve(const CommonOptions& c) {
   Maxwell3DOptions m = c.m;
   if (!c.backend.empty()) m.backend = dgk::parse_backend(c.backend);
-  if (!c.final_time.empty()) m.final_time = dgk::parse_number(c.final_time, "--final-time");
+  if (!std::isnan(c.final_time)) m.final_time = c.final_time;
   return m;
 }
 
-// Throughput figures from the counted work of each stage.
-struct Throughput {
-  double flops_per_step = 0, bytes_per_step = 0;
+// The `run` subcommand's own options beyond the common ones.
+struct RunOnly {
+  std::string config, checkpoint, restart, output;
+  long long checkpoint_every = 0, output_every = 0, stop_at_step = 0;
 };
-Throughput throughput(const dgk::Simulation& sim) {
-  Throughput t;
-  for (const auto& c : sim.costs()) {
-    t.flops_per_step += c.flops * sim.stages_per_step();
-    t.bytes_per_step += c.bytes * sim.stages_per_step();
-  }
-  return t;
-}
 
-int run_case(const CommonOptions& c) {
-  const Maxwell3DOptions o = resolve(c);
-  Maxwell3DCase cs(o);
-  auto& sim = cs.simulation();
-  const bool tty = isatty(fileno(stdout));
-  std::cout << "dgk run maxwell3d: order " << sim.order() << ", mesh " << cs.mesh().source << " (" << sim.num_elements()
-            << " elements, " << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << "\n"
-            << "  initial:  " << cs.initial_summary() << "\n"
-            << "  boundary: " << cs.bc_summary() << "\n"
-            << "  steps:    " << cs.steps() << " of dt = " << fmt(cs.dt(), 3, true) << " to t = " << cs.final_time()
-            << " (CFL " << o.cfl << ")\n";
-  const double energy0 = sim.energy();
-  sim.fence();
-  Kokkos::Timer timer;
-  const int every = std::max(1, cs.steps() / 10);
-  dgk::TimeLoopOptions loop;
-  loop.check_every = c.check_every;
-  loop.on_step = [&](int s) {
-    if (c.quiet || (s % every != 0 && s != cs.steps())) return;
-    sim.fence();
-    const double el = timer.seconds();
-    std::ostringstream line;
-    line << "  step " << s << "/" << cs.steps() << "  t = " << fmt(sim.time(), 4) << "  elapsed " << fmt(el, 1)
-         << " s  ETA " << fmt(el / s * (cs.steps() - s), 1) << " s  " << fmt(sim.num_dofs() * double(s) / el / 1e6, 1)
-         << " MDOF/s";
-    if (tty) std::cout << "\r" << line.str() << std::flush;
-    else std::cout << line.str() << "\n";
-  };
-  dgk::advance(sim, cs.steps(), cs.dt(), loop);
-  sim.fence();
-  const double wall = timer.seconds();
-  if (tty && !c.quiet) std::cout << "\n";
-  std::optional<double> err;
-  if (cs.exact()) err = sim.l2_error(*cs.exact());
-  const double energy = sim.energy();
-  const auto tp = throughput(sim);
-  const double steps = std::max(1, cs.steps());
-  const double s_per_step = wall / steps;
-  const double dofs_per_s = sim.num_dofs() / s_per_step;
-  const double pid = s_per_step / (sim.stages_per_step() * double(sim.num_dofs()));
-
-  Report r;
-  r.set("case", "maxwell3d");
-  r.set("order", sim.order());
-  r.set("mesh", cs.mesh().source);
-  r.set("elements", sim.num_elements());
-  r.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
-  r.set("steps", cs.steps());
-  r.set("dt", cs.dt());
-  r.set("final_time", cs.final_time());
-  r.set("l2_error", err);
-  r.set("energy_initial", energy0);
-  r.set("energy", energy);
-  r.set("wall_s", wall);
-  r.set("s_per_step", s_per_step);
-  r.set("dofs_per_s", dofs_per_s);
-  r.set("s_per_dof_per_stage", pid);
-  r.set("gflops", tp.flops_per_step / s_per_step / 1e9);
-  r.set("gbytes_per_s", tp.bytes_per_step / s_per_step / 1e9);
-  r.set("backend", sim.backend());
-  r.set("precision", sim.precision());
-  r.set("boundary", cs.bc_summary());
-  r.set("initial", cs.initial_summary());
-
-  std::cout << "  L2 error:   " << (err ? fmt(*err, 4, true) : std::string("n/a (no exact solution)")) << "\n"
-            << "  energy:     " << fmt(energy, 8, true) << " (initial " << fmt(energy0, 8, true) << ", change "
-            << fmt((energy - energy0) / energy0, 2, true) << ")\n"
-            << "  wall time:  " << fmt(wall, 3) << " s, " << fmt(s_per_step * 1e3, 3) << " ms/step, "
-            << fmt(dofs_per_s / 1e6, 2) << " MDOF/s, " << fmt(pid, 3, true) << " s per DOF per RK stage\n"
-            << "  achieved:   " << fmt(tp.bytes_per_step / s_per_step / 1e9, 2) << " GB/s, "
-            << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
-  if (!c.report.empty()) r.write_json(c.report);
+int run_case(CLI::App& cmd, CommonOptions& c, const RunOnly& extra) {
+  if (!extra.config.empty()) dgk::app::apply_config(cmd, extra.config, c.m.bc);
+  dgk::app::RunSettings s;
+  s.case_options = resolve(c);
+  for (const CLI::Option* opt : cmd.get_options())
+    if (opt->count() > 0 && !opt->get_lnames().empty()) s.given.insert(opt->get_lnames().front());
+  if (!c.m.bc.empty()) s.given.insert("bc");
+  s.report = c.report;
+  s.check_every = c.check_every;
+  s.progress = c.quiet ? dgk::app::Progress::Mode::Quiet
+                       : (isatty(fileno(stdout)) ? dgk::app::Progress::Mode::Bar : dgk::app::Progress::Mode::Lines);
+  s.checkpoint = extra.checkpoint;
+  s.checkpoint_every = extra.checkpoint_every;
+  s.restart = extra.restart;
+  s.output = extra.output;
+  s.output_every = extra.output_every;
+  s.stop_at_step = extra.stop_at_step;
+  dgk::app::run_maxwell3d(s, std::cout);
   return 0;
 }
 
@@ -297,6 +234,22 @@ int main(int argc, char* argv[]) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   run->add_flag("--force", run_opts.m.force, "run even with a CFL number above the stability limit");
+  RunOnly run_extra;
+  run->add_option("--config", run_extra.config,
+                  "TOML file with any of these options as keys (and a [boundary] table of NAME = condition); "
+                  "the command line overrides it");
+  run->add_option("--checkpoint", run_extra.checkpoint, "write a checkpoint (HDF5) to this file at the end of the run");
+  run->add_option("--checkpoint-every", run_extra.checkpoint_every, "also write the checkpoint every this many steps")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--restart", run_extra.restart,
+                  "continue the run saved in this checkpoint (its mesh, order and parameters; options given must agree)");
+  run->add_option("--stop-at-step", run_extra.stop_at_step,
+                  "stop after this step, as an interrupted job would (with --checkpoint, saved there for --restart)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--output", run_extra.output,
+                  "write the fields for ParaView: FILE.h5 with FILE.xdmf beside it (first and last step)");
+  run->add_option("--output-every", run_extra.output_every, "also write the fields every this many steps")
+      ->check(CLI::NonNegativeNumber);
 
   CommonOptions conv_opts;
   std::string conv_orders = "1..5";
@@ -347,7 +300,7 @@ int main(int argc, char* argv[]) {
       std::cout << "Gmsh meshes: " << (dgk::mesh::gmsh_available() ? "yes" : "no") << "\n"
                 << "HDF5: " << (dgk::io::hdf5_available() ? dgk::io::hdf5_version() : std::string("no")) << "\n";
     } else if (*run) {
-      rc = run_case(run_opts);
+      rc = run_case(*run, run_opts, run_extra);
     } else if (*conv) {
       rc = run_convergence(conv_opts, conv_orders, conv_meshes, conv_start);
     } else if (*bench) {

@@ -169,6 +169,43 @@ void tet_equispaced_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::
   }
 }
 
+std::vector<std::array<int, 4>> tet_sub_cells(int n) {
+  DGK_THROW_IF(n < 1, "tet_sub_cells: order must be at least 1 (got " << n << ")");
+  // Index of lattice point (i, j, k) (along r, s, t) in the ordering of tet_equispaced_nodes.
+  std::vector<int> index(static_cast<std::size_t>((n + 1) * (n + 1) * (n + 1)), -1);
+  auto at = [&](int i, int j, int k) -> int& { return index[static_cast<std::size_t>((k * (n + 1) + j) * (n + 1) + i)]; };
+  int sk = 0;
+  for (int k = 0; k <= n; ++k)
+    for (int j = 0; j <= n - k; ++j)
+      for (int i = 0; i <= n - k - j; ++i) at(i, j, k) = sk++;
+  std::vector<std::array<int, 4>> cells;
+  cells.reserve(static_cast<std::size_t>(n * n * n));
+  using P = std::array<int, 3>;
+  auto add = [&](P a, P b, P c, P d) {
+    // Orient positively in (i, j, k) space, which is an affine image of (r, s, t).
+    const P u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]},
+        w{d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+    const int det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) + u[2] * (v[0] * w[1] - v[1] * w[0]);
+    if (det < 0) std::swap(c, d);
+    cells.push_back({at(a[0], a[1], a[2]), at(b[0], b[1], b[2]), at(c[0], c[1], c[2]), at(d[0], d[1], d[2])});
+  };
+  for (int k = 0; k <= n; ++k)
+    for (int j = 0; j <= n - k; ++j)
+      for (int i = 0; i <= n - k - j; ++i) {
+        const int level = i + j + k;
+        const P a{i, j, k}, a1{i + 1, j, k}, a2{i, j + 1, k}, a3{i, j, k + 1};
+        const P a12{i + 1, j + 1, k}, a13{i + 1, j, k + 1}, a23{i, j + 1, k + 1};
+        if (level <= n - 1) add(a, a1, a2, a3);
+        if (level <= n - 2) {
+          // The octahedron a1, a2, a3, a12, a13, a23, split along its diagonal a1 - a23.
+          const P ring[4] = {a2, a12, a13, a3};
+          for (int m = 0; m < 4; ++m) add(a1, a23, ring[m], ring[(m + 1) % 4]);
+        }
+        if (level <= n - 3) add(a12, a13, a23, P{i + 1, j + 1, k + 1});
+      }
+  return cells;
+}
+
 void tet_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::VectorXd& t) {
   DGK_THROW_IF(n < 0, "tet_nodes: negative order " << n);
   tet_equispaced_nodes(n, r, s, t);

@@ -7,10 +7,11 @@ namespace dgk {
 void advance(Simulation& sim, int steps, double dt, const TimeLoopOptions& options) {
   DGK_THROW_IF(steps < 0, "number of steps must be non-negative (got " << steps << ")");
   DGK_THROW_IF(steps > 0 && !(dt > 0), "time step must be positive (got " << dt << ")");
-  int last_good = 0;
-  for (int s = 1; s <= steps; ++s) {
+  long long last_good = options.first_step;
+  const long long last = options.first_step + steps;
+  for (long long s = options.first_step + 1; s <= last; ++s) {
     sim.step(dt);
-    if (options.check_every > 0 && (s % options.check_every == 0 || s == steps)) {
+    if (options.check_every > 0 && (s % options.check_every == 0 || s == last)) {
       if (const auto bad = sim.find_non_finite()) {
         DGK_THROW_IF(true, "the solution is not finite after step " << s << " (t = " << sim.time() << "; last check passed at step "
                                                                      << last_good << "): element " << bad->element << ", field "

@@ -406,3 +406,38 @@ TEST(TetNodal, HighestOrderIsUsable) {
 
 }  // namespace
 }  // namespace dgk::basis
+
+namespace dgk::basis {
+namespace {
+
+// The sub-tetrahedra tile the reference element: N^3 cells of equal volume (4/3)/N^3, all
+// positively oriented, every node used.
+TEST(TetSubCells, TileTheReferenceTetrahedron) {
+  for (int n = 1; n <= kMaxOrder; ++n) {
+    Eigen::VectorXd r, s, t;
+    tet_equispaced_nodes(n, r, s, t);
+    const auto cells = tet_sub_cells(n);
+    ASSERT_EQ(static_cast<int>(cells.size()), n * n * n) << "order " << n;
+    std::vector<int> used(static_cast<std::size_t>(tet_np(n)), 0);
+    double total = 0.0;
+    for (const auto& c : cells) {
+      double d[3][3];
+      for (int k = 0; k < 3; ++k) {
+        d[k][0] = r(c[k + 1]) - r(c[0]);
+        d[k][1] = s(c[k + 1]) - s(c[0]);
+        d[k][2] = t(c[k + 1]) - t(c[0]);
+      }
+      const double vol = (d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                          d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) / 6.0;
+      EXPECT_NEAR(vol, 4.0 / 3.0 / (n * n * n), 1e-14) << "order " << n;
+      total += vol;
+      for (int v : c) ++used[static_cast<std::size_t>(v)];
+    }
+    EXPECT_NEAR(total, 4.0 / 3.0, 1e-13);
+    for (int u : used) EXPECT_GT(u, 0) << "order " << n;
+  }
+  EXPECT_THROW(tet_sub_cells(0), dgk::Error);
+}
+
+}  // namespace
+}  // namespace dgk::basis

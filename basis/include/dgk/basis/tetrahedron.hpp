@@ -34,6 +34,12 @@ void tet_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::VectorXd& t
 /// Equispaced nodes of order N, same ordering.
 void tet_equispaced_nodes(int n, Eigen::VectorXd& r, Eigen::VectorXd& s, Eigen::VectorXd& t);
 
+/// Split of the order-N node lattice into N^3 positively oriented sub-tetrahedra (4 node indices
+/// each, in the ordering of tet_nodes): N(N+1)(N+2)/6 corner tetrahedra, four per interior
+/// octahedron and the inverted corner tetrahedra. Used to draw high-order fields with linear
+/// cells.
+std::vector<std::array<int, 4>> tet_sub_cells(int n);
+
 /// Orthonormal (Koornwinder/Dubiner) basis on the tetrahedron at the given points.
 Eigen::MatrixXd tet_vandermonde(int n, const Eigen::VectorXd& r, const Eigen::VectorXd& s,
                                 const Eigen::VectorXd& t);

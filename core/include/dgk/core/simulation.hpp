@@ -29,6 +29,15 @@ struct NonFinite {
   double value = 0;
 };
 
+/// One array of a solver's state in the run's own precision, as raw bytes, so that a checkpoint
+/// restarts bitwise: the fields and the integrator's registers.
+struct StateArray {
+  std::string name;             ///< e.g. "q", "rk_residual"
+  std::vector<long long> dims;  ///< row-major dimensions
+  int value_bytes = 8;          ///< 4 (float) or 8 (double)
+  std::vector<unsigned char> bytes;
+};
+
 /// Median seconds of each stage, in the order of costs().
 struct StageTimes {
   std::vector<double> seconds;
@@ -67,6 +76,12 @@ class Simulation {
   virtual std::optional<NonFinite> find_non_finite() const = 0;
   /// Copy of the fields on the host, in double: [element][field][node].
   virtual std::vector<double> host_fields() const = 0;
+
+  /// The complete time-stepping state (fields and integrator registers) in the run's precision.
+  virtual std::vector<StateArray> save_state() const = 0;
+  /// Restores a state written by save_state() of a solver of the same kind, order, mesh size
+  /// and precision, and sets the time; throws dgk::Error naming the array that does not fit.
+  virtual void load_state(const std::vector<StateArray>& state, double time) = 0;
 
   /// Per-stage cost of one right-hand-side evaluation plus one update.
   virtual std::vector<StageCost> costs() const = 0;

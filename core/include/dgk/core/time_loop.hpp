@@ -11,8 +11,11 @@ namespace dgk {
 struct TimeLoopOptions {
   /// Check for NaN/Inf every this many steps (and after the last step); 0 disables.
   int check_every = 10;
-  /// Called after each step with the step number (1-based).
-  std::function<void(int step)> on_step;
+  /// Steps already done before this call (a restarted run): step numbers in messages and
+  /// callbacks continue from here.
+  long long first_step = 0;
+  /// Called after each step with the step number (first_step + 1, ...).
+  std::function<void(long long step)> on_step;
 };
 
 /// Advances `steps` steps of size dt. Throws dgk::Error naming the step, time, element, field,

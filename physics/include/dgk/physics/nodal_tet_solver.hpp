@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -250,6 +251,48 @@ class NodalTetSolver final : public Simulation {
     std::vector<double> out(h.size());
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
     return out;
+  }
+
+  std::vector<StateArray> save_state() const override {
+    std::vector<StateArray> out;
+    for (const auto* v : {&m_q, &m_res}) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *v);
+      StateArray a;
+      a.name = v == &m_q ? "q" : "rk_residual";
+      a.dims = {static_cast<long long>(h.extent(0)), static_cast<long long>(h.extent(1)), static_cast<long long>(h.extent(2))};
+      a.value_bytes = sizeof(Real);
+      const auto* p = reinterpret_cast<const unsigned char*>(h.data());
+      a.bytes.assign(p, p + h.span() * sizeof(Real));
+      out.push_back(std::move(a));
+    }
+    return out;
+  }
+
+  void load_state(const std::vector<StateArray>& state, double time) override {
+    DGK_THROW_IF(state.size() != 2, "solver state: expected 2 arrays (q, rk_residual), got " << state.size());
+    for (auto* v : {&m_q, &m_res}) {
+      const StateArray& a = state[v == &m_q ? 0 : 1];
+      const std::string want = v == &m_q ? "q" : "rk_residual";
+      const std::vector<long long> dims{static_cast<long long>(v->extent(0)), static_cast<long long>(v->extent(1)),
+                                        static_cast<long long>(v->extent(2))};
+      DGK_THROW_IF(a.name != want, "solver state: array '" << a.name << "' where '" << want << "' was expected");
+      DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)),
+                   "solver state '" << a.name << "' holds " << (a.value_bytes == 4 ? "float" : "double") << " values; this run is "
+                                    << precision());
+      auto text = [](const std::vector<long long>& d) {
+        std::string t;
+        for (auto x : d) t += (t.empty() ? "" : "x") + std::to_string(x);
+        return t;
+      };
+      DGK_THROW_IF(a.dims != dims, "solver state '" << a.name << "' has dimensions " << text(a.dims) << "; this solver needs "
+                                                    << text(dims) << " (elements x fields x nodes)");
+      DGK_THROW_IF(a.bytes.size() != v->span() * sizeof(Real),
+                   "solver state '" << a.name << "' has " << a.bytes.size() << " bytes for " << v->span() << " values");
+      auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), *v);
+      std::memcpy(h.data(), a.bytes.data(), a.bytes.size());
+      Kokkos::deep_copy(*v, h);
+    }
+    m_time = time;
   }
 
   double l2_error(const PointFunction& exact) const override {

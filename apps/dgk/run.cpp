@@ -1,0 +1,275 @@
+#include "run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/core/time_loop.hpp"
+#include "dgk/io/checkpoint.hpp"
+#include "dgk/io/output.hpp"
+#include "text.hpp"
+
+namespace dgk::app {
+
+namespace {
+
+using physics::Maxwell3DCase;
+using physics::Maxwell3DOptions;
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : "\n") + x;
+  return s;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The case parameters a checkpoint keeps, beyond order, precision and the mesh itself.
+std::vector<std::pair<std::string, std::string>> parameters_of(const Maxwell3DOptions& o) {
+  return {{"mesh", o.mesh}, {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"}, {"initial", o.initial},
+          {"bc", join(o.bc)}};
+}
+
+// The options of the run a checkpoint belongs to; explicitly given options must agree.
+Maxwell3DOptions options_from(const io::Checkpoint& c, const RunSettings& s, const mesh::TetMesh* given_mesh) {
+  DGK_THROW_IF(c.case_name != "maxwell3d",
+               "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', not maxwell3d");
+  DGK_THROW_IF(c.basis != "nodal", "checkpoint '" << c.path << "' uses the " << c.basis << " basis; maxwell3d is nodal");
+  const Maxwell3DOptions& g = s.case_options;
+  auto conflict = [&](const std::string& key, const std::string& ours, const std::string& theirs) {
+    DGK_THROW_IF(s.given.count(key) && ours != theirs,
+                 "--" << key << " " << ours << " contradicts checkpoint '" << c.path << "', written with " << key << " "
+                      << theirs << " (leave the option out to continue that run, or start a new run without --restart)");
+  };
+  conflict("order", std::to_string(g.order), std::to_string(c.order));
+  conflict("precision", g.precision, c.precision);
+  conflict("cfl", exact(g.cfl), c.parameter("cfl"));
+  conflict("initial", g.initial, c.parameter("initial"));
+  conflict("bc", join(g.bc), c.parameter("bc"));
+  conflict("force", g.force ? "true" : "false", c.parameter("force"));
+  if (given_mesh) {
+    DGK_THROW_IF(io::mesh_fingerprint(*given_mesh) != io::mesh_fingerprint(c.mesh),
+                 "--mesh " << g.mesh << " (" << given_mesh->num_elements() << " elements) is not the mesh of checkpoint '"
+                           << c.path << "' (" << c.parameter("mesh") << ", " << c.mesh.num_elements() << " elements)");
+  }
+  Maxwell3DOptions o;
+  o.order = c.order;
+  o.precision = c.precision;
+  o.mesh = c.parameter("mesh");
+  o.cfl = std::stod(c.parameter("cfl"));
+  o.force = c.parameter("force") == "true";
+  o.initial = c.parameter("initial");
+  o.bc = split_lines(c.parameter("bc"));
+  o.final_time = c.final_time;
+  o.backend = g.backend;
+  return o;
+}
+
+// Throughput figures from the counted work of each stage.
+struct Throughput {
+  double flops_per_step = 0, bytes_per_step = 0;
+};
+Throughput throughput(const Simulation& sim) {
+  Throughput t;
+  for (const auto& c : sim.costs()) {
+    t.flops_per_step += c.flops * sim.stages_per_step();
+    t.bytes_per_step += c.bytes * sim.stages_per_step();
+  }
+  return t;
+}
+
+}  // namespace
+
+RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
+  DGK_THROW_IF(s.checkpoint_every < 0, "--checkpoint-every must be non-negative (got " << s.checkpoint_every << ")");
+  DGK_THROW_IF(s.output_every < 0, "--output-every must be non-negative (got " << s.output_every << ")");
+  DGK_THROW_IF(s.checkpoint_every > 0 && s.checkpoint.empty(), "--checkpoint-every needs --checkpoint FILE.h5");
+  DGK_THROW_IF(s.output_every > 0 && s.output.empty(), "--output-every needs --output FILE.h5");
+  DGK_THROW_IF(!s.restart.empty() && s.restart == s.output,
+               "--restart and --output name the same file '" << s.restart << "'");
+  DGK_THROW_IF(!s.output.empty() && s.output == s.checkpoint,
+               "--output and --checkpoint name the same file '" << s.output << "'");
+
+  // The case: from the options, or from a checkpoint.
+  std::optional<io::Checkpoint> ckpt;
+  std::unique_ptr<Maxwell3DCase> cs;
+  if (!s.restart.empty()) {
+    ckpt = io::read_checkpoint(s.restart);
+    std::optional<mesh::TetMesh> given_mesh;
+    if (s.given.count("mesh")) given_mesh = mesh::load_tet_mesh(s.case_options.mesh);
+    const Maxwell3DOptions o = options_from(*ckpt, s, given_mesh ? &*given_mesh : nullptr);
+    cs = std::make_unique<Maxwell3DCase>(o, ckpt->mesh);
+    cs->simulation().load_state(ckpt->state, ckpt->time);
+  } else {
+    cs = std::make_unique<Maxwell3DCase>(s.case_options);
+  }
+  auto& sim = cs->simulation();
+  const Maxwell3DOptions& o = cs->options();
+
+  // Steps: a restart continues with the checkpoint's time step to its final time, or, with an
+  // explicit --final-time, to that time with the remaining interval split evenly.
+  long long first = 0, last = cs->steps();
+  double dt = cs->dt(), final_time = cs->final_time();
+  if (ckpt) {
+    first = ckpt->step;
+    last = ckpt->steps;
+    dt = ckpt->dt;
+    final_time = ckpt->final_time;
+    if (s.given.count("final-time") && s.case_options.final_time && *s.case_options.final_time != ckpt->final_time) {
+      const double T = *s.case_options.final_time;
+      DGK_THROW_IF(T < ckpt->time, "--final-time " << T << " is before the checkpoint's time " << ckpt->time);
+      const long long remaining = dt > 0 ? static_cast<long long>(std::ceil((T - ckpt->time) / dt - 1e-9)) : 0;
+      dt = remaining > 0 ? (T - ckpt->time) / remaining : dt;
+      last = first + remaining;
+      final_time = T;
+    }
+  }
+
+  // A stop before the end, as for a job with a time limit: the run ends (and checkpoints) there.
+  long long stop = last;
+  if (s.stop_at_step > 0) {
+    DGK_THROW_IF(s.stop_at_step <= first, "--stop-at-step " << s.stop_at_step << " is not after the start step " << first);
+    stop = std::min(last, s.stop_at_step);
+  }
+
+  out << "dgk run maxwell3d: order " << sim.order() << ", mesh " << o.mesh << " (" << sim.num_elements() << " elements, "
+      << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << "\n"
+      << "  initial:  " << cs->initial_summary() << "\n"
+      << "  boundary: " << cs->bc_summary() << "\n";
+  if (ckpt)
+    out << "  restart:  " << s.restart << " at step " << first << ", t = " << exact(ckpt->time) << " (written on "
+        << ckpt->backend << ")\n";
+  out << "  steps:    " << last - first << " of dt = " << fmt(dt, 3, true) << " to t = " << final_time << " (CFL " << o.cfl
+      << ")\n";
+
+  // Outputs.
+  double io_seconds = 0;
+  Kokkos::Timer io_timer;
+  std::unique_ptr<io::OutputWriter> output;
+  if (!s.output.empty()) {
+    const auto ref = basis::make_tet_nodal(sim.order());
+    std::vector<std::string> fields;
+    for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
+    output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(cs->mesh(), ref, {"eps", "mu"}), "maxwell3d",
+                                                sim.order(), fields, ref.np);
+  }
+  auto write_output = [&](long long step) {
+    io_timer.reset();
+    output->write(step, sim.time(), sim.host_fields());
+    io_seconds += io_timer.seconds();
+  };
+  auto write_checkpoint = [&](long long step) {
+    io_timer.reset();
+    io::Checkpoint c;
+    c.case_name = "maxwell3d";
+    c.basis = "nodal";
+    c.order = sim.order();
+    c.precision = sim.precision();
+    c.backend = sim.backend();
+    c.step = step;
+    c.steps = last;
+    c.time = sim.time();
+    c.dt = dt;
+    c.final_time = final_time;
+    c.parameters = parameters_of(o);
+    c.mesh = cs->mesh();
+    c.state = sim.save_state();
+    io::write_checkpoint(s.checkpoint, c);
+    io_seconds += io_timer.seconds();
+  };
+  if (output) write_output(first);
+
+  const double energy0 = sim.energy();
+  Progress progress(out, s.progress, first, stop, final_time, sim.num_dofs());
+  if (stop < last) out << "  stopping after step " << stop << " of " << last << (s.checkpoint.empty() ? "" : " (checkpoint at the stop)") << "\n";
+  sim.fence();
+  Kokkos::Timer timer;
+  TimeLoopOptions loop;
+  loop.check_every = s.check_every;
+  loop.first_step = first;
+  loop.on_step = [&](long long step) {
+    if (output && ((s.output_every > 0 && step % s.output_every == 0) || step == stop)) write_output(step);
+    if (!s.checkpoint.empty() && ((s.checkpoint_every > 0 && step % s.checkpoint_every == 0) || step == stop))
+      write_checkpoint(step);
+    if (progress.wants(step)) {
+      sim.fence();
+      progress.update(step, sim.time(), timer.seconds() - io_seconds);
+    }
+  };
+  advance(sim, static_cast<int>(stop - first), dt, loop);
+  sim.fence();
+  const double wall = timer.seconds() - io_seconds;
+  progress.finish();
+
+  std::optional<double> err;
+  if (cs->exact()) err = sim.l2_error(*cs->exact());
+  const double energy = sim.energy();
+  const auto tp = throughput(sim);
+  const double steps = std::max<long long>(1, stop - first);
+  const double s_per_step = wall / steps;
+  const double dofs_per_s = sim.num_dofs() / s_per_step;
+  const double pid = s_per_step / (sim.stages_per_step() * double(sim.num_dofs()));
+
+  RunResult result;
+  io::Report& r = result.report;
+  r.set("case", "maxwell3d");
+  r.set("order", sim.order());
+  r.set("mesh", o.mesh);
+  r.set("elements", sim.num_elements());
+  r.set("dofs", io::Report::Value(static_cast<long long>(sim.num_dofs())));
+  r.set("start_step", first);
+  r.set("steps", stop - first);
+  r.set("last_step", stop);
+  r.set("run_steps", last);
+  r.set("dt", dt);
+  r.set("final_time", final_time);
+  r.set("l2_error", err);
+  r.set("energy_initial", energy0);
+  r.set("energy", energy);
+  r.set("wall_s", wall);
+  r.set("io_s", io_seconds);
+  r.set("s_per_step", s_per_step);
+  r.set("dofs_per_s", dofs_per_s);
+  r.set("s_per_dof_per_stage", pid);
+  r.set("gflops", tp.flops_per_step / s_per_step / 1e9);
+  r.set("gbytes_per_s", tp.bytes_per_step / s_per_step / 1e9);
+  r.set("backend", sim.backend());
+  r.set("precision", sim.precision());
+  r.set("boundary", cs->bc_summary());
+  r.set("initial", cs->initial_summary());
+  r.set("restart", s.restart);
+  r.set("checkpoint", s.checkpoint);
+  r.set("output", s.output.empty() ? std::string() : output->xdmf_path());
+
+  out << "  L2 error:   " << (err ? fmt(*err, 4, true) : std::string("n/a (no exact solution)")) << "\n"
+      << "  energy:     " << fmt(energy, 8, true) << " (initial " << fmt(energy0, 8, true) << ", change "
+      << fmt((energy - energy0) / energy0, 2, true) << ")\n"
+      << "  wall time:  " << fmt(wall, 3) << " s, " << fmt(s_per_step * 1e3, 3) << " ms/step, "
+      << fmt(dofs_per_s / 1e6, 2) << " MDOF/s, " << fmt(pid, 3, true) << " s per DOF per RK stage\n"
+      << "  achieved:   " << fmt(tp.bytes_per_step / s_per_step / 1e9, 2) << " GB/s, "
+      << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
+  if (output || !s.checkpoint.empty()) {
+    out << "  files:      ";
+    if (output) out << output->xdmf_path() << " (" << output->steps_written() << " steps)" << (s.checkpoint.empty() ? "" : ", ");
+    if (!s.checkpoint.empty()) out << "checkpoint " << s.checkpoint;
+    out << "; " << fmt(io_seconds, 3) << " s writing\n";
+  }
+  if (!s.report.empty()) r.write_json(s.report);
+  result.final_state = sim.save_state();
+  result.steps = stop;
+  return result;
+}
+
+}  // namespace dgk::app

@@ -1,0 +1,58 @@
+// Checkpoints: everything a run needs to continue bitwise as if it had not stopped, in one
+// HDF5 file. Layout (format version 1):
+//   /                 attributes format ("dgk checkpoint"), format_version, case, basis, order,
+//                     precision, backend, step, steps, time, dt, final_time, dgk_version
+//   /parameters       one string attribute per case parameter (cfl, initial, boundary, ...)
+//   /mesh/vertices    float64 (V, 3)      /mesh/elements int32 (K, 4)
+//   /mesh/material    float64 (K, 2)      /mesh/region   int32 (K)
+//   /mesh/boundary_faces int32 (F, 4): three vertices and the tag
+//   /mesh             attributes source, boundary_names (newline separated), fingerprint
+//   /state/<name>     the solver's arrays in the run's precision, attribute fnv1a64 (checksum)
+// The file is written next to its destination and renamed over it, so an interrupted write
+// leaves the previous checkpoint intact.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dgk/core/simulation.hpp"
+#include "dgk/mesh/tet_mesh.hpp"
+
+namespace dgk::io {
+
+/// The checkpoint format this dgk writes and reads.
+constexpr int checkpoint_format_version = 1;
+
+struct Checkpoint {
+  int format_version = checkpoint_format_version;
+  std::string case_name;  ///< e.g. "maxwell3d"
+  std::string basis = "nodal";
+  int order = 0;
+  std::string precision;  ///< "double" | "float"
+  std::string backend;    ///< where it was written (informative: any backend may restart it)
+  long long step = 0;     ///< steps done
+  long long steps = 0;    ///< steps of the whole run
+  double time = 0, dt = 0, final_time = 0;
+  /// Case parameters as text, in a fixed order chosen by the case.
+  std::vector<std::pair<std::string, std::string>> parameters;
+  mesh::TetMesh mesh;
+  std::vector<StateArray> state;
+
+  /// The value of a parameter; throws dgk::Error naming the file when it is missing.
+  const std::string& parameter(const std::string& name) const;
+  std::string path;  ///< set by read_checkpoint, for messages
+};
+
+/// Writes `c` to `path` (atomically: a temporary file renamed over it). Throws dgk::Error.
+void write_checkpoint(const std::string& path, const Checkpoint& c);
+/// Reads and checks a checkpoint: format name and version, every array's shape, type and
+/// checksum, and the mesh's consistency. Throws dgk::Error saying what is wrong.
+Checkpoint read_checkpoint(const std::string& path);
+
+/// A hash of the mesh's vertices, elements, materials and boundary faces: two meshes with the
+/// same fingerprint are the same mesh.
+std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh);
+
+}  // namespace dgk::io

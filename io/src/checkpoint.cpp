@@ -1,0 +1,203 @@
+#include "dgk/io/checkpoint.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "dgk/core/error.hpp"
+#include "dgk/core/version.hpp"
+#include "fnv1a.hpp"
+
+#ifdef DGK_HAS_HDF5
+#include "h5.hpp"
+#endif
+
+namespace dgk::io {
+
+namespace {
+
+constexpr const char* kFormatName = "dgk checkpoint";
+
+std::uint64_t hash_mesh(const mesh::TetMesh& m) {
+  std::uint64_t h = fnv1a(m.vertices.data(), m.vertices.size() * sizeof(m.vertices[0]));
+  h = fnv1a(m.elements.data(), m.elements.size() * sizeof(m.elements[0]), h);
+  h = fnv1a(m.material.data(), m.material.size() * sizeof(m.material[0]), h);
+  for (const auto& f : m.boundary_faces) {
+    h = fnv1a(f.vertices.data(), sizeof(f.vertices), h);
+    h = fnv1a(&f.tag, sizeof(f.tag), h);
+  }
+  return h;
+}
+
+}  // namespace
+
+const std::string& Checkpoint::parameter(const std::string& name) const {
+  for (const auto& kv : parameters)
+    if (kv.first == name) return kv.second;
+  DGK_THROW_IF(true, "checkpoint '" << path << "' has no parameter '" << name << "'");
+}
+
+std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh) { return hash_mesh(mesh); }
+
+#ifdef DGK_HAS_HDF5
+
+void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  const std::string tmp = path + ".writing";
+  {
+    h5::File f = h5::create(tmp);
+    h5::set_attr(f, "/", "format", std::string(kFormatName));
+    h5::set_attr(f, "/", "format_version", static_cast<long long>(c.format_version));
+    h5::set_attr(f, "/", "dgk_version", std::string(version_string()));
+    h5::set_attr(f, "/", "case", c.case_name);
+    h5::set_attr(f, "/", "basis", c.basis);
+    h5::set_attr(f, "/", "order", static_cast<long long>(c.order));
+    h5::set_attr(f, "/", "precision", c.precision);
+    h5::set_attr(f, "/", "backend", c.backend);
+    h5::set_attr(f, "/", "step", c.step);
+    h5::set_attr(f, "/", "steps", c.steps);
+    h5::set_attr(f, "/", "time", c.time);
+    h5::set_attr(f, "/", "dt", c.dt);
+    h5::set_attr(f, "/", "final_time", c.final_time);
+
+    h5::group(f, "/parameters", true);
+    for (const auto& kv : c.parameters) h5::set_attr(f, "/parameters", kv.first, kv.second);
+
+    const auto& m = c.mesh;
+    h5::group(f, "/mesh", true);
+    const auto V = static_cast<std::uint64_t>(m.vertices.size()), K = static_cast<std::uint64_t>(m.elements.size()),
+               F = static_cast<std::uint64_t>(m.boundary_faces.size());
+    h5::write(f, "/mesh/vertices", h5::Type::Float64, m.vertices.data(), {V, 3});
+    h5::write(f, "/mesh/elements", h5::Type::Int32, m.elements.data(), {K, 4});
+    h5::write(f, "/mesh/material", h5::Type::Float64, m.material.data(), {K, 2});
+    std::vector<int> region = m.region;
+    region.resize(m.elements.size(), 0);
+    h5::write(f, "/mesh/region", region, {K});
+    std::vector<int> faces;
+    faces.reserve(F * 4);
+    for (const auto& bf : m.boundary_faces) {
+      faces.insert(faces.end(), bf.vertices.begin(), bf.vertices.end());
+      faces.push_back(bf.tag);
+    }
+    h5::write(f, "/mesh/boundary_faces", faces, {F, 4});
+    std::string names;
+    for (const auto& n : m.boundary_names) names += (names.empty() ? "" : "\n") + n;
+    h5::set_attr(f, "/mesh", "boundary_names", names);
+    h5::set_attr(f, "/mesh", "source", m.source);
+    h5::set_attr(f, "/mesh", "fingerprint", static_cast<long long>(hash_mesh(m)));
+
+    h5::group(f, "/state", true);
+    std::string order_of_arrays;
+    for (const auto& a : c.state) {
+      DGK_THROW_IF(a.value_bytes != 4 && a.value_bytes != 8,
+                   "checkpoint: state array '" << a.name << "' has " << a.value_bytes << "-byte values");
+      std::vector<std::uint64_t> dims(a.dims.begin(), a.dims.end());
+      const std::string p = "/state/" + a.name;
+      h5::write(f, p, a.value_bytes == 4 ? h5::Type::Float32 : h5::Type::Float64, a.bytes.data(), dims);
+      h5::set_attr(f, p, "fnv1a64", static_cast<long long>(fnv1a(a.bytes.data(), a.bytes.size())));
+      order_of_arrays += (order_of_arrays.empty() ? "" : "\n") + a.name;
+    }
+    h5::set_attr(f, "/state", "arrays", order_of_arrays);
+    DGK_THROW_IF(H5Fflush(f.handle, H5F_SCOPE_GLOBAL) < 0, "cannot flush checkpoint '" << tmp << "' (disk full?)");
+  }
+  DGK_THROW_IF(std::rename(tmp.c_str(), path.c_str()) != 0,
+               "cannot move the new checkpoint '" << tmp << "' to '" << path << "'");
+}
+
+Checkpoint read_checkpoint(const std::string& path) {
+  h5::File f = h5::open(path, false);
+  Checkpoint c;
+  c.path = path;
+  DGK_THROW_IF(!h5::has_attr(f, "/", "format") || h5::attr_string(f, "/", "format") != kFormatName,
+               "'" << path << "' is an HDF5 file but not a dgk checkpoint (no format attribute '" << kFormatName << "')");
+  c.format_version = static_cast<int>(h5::attr_int(f, "/", "format_version"));
+  DGK_THROW_IF(c.format_version != checkpoint_format_version,
+               "checkpoint '" << path << "' has format version " << c.format_version << "; this dgk ("
+                              << version_string() << ") reads version " << checkpoint_format_version);
+  c.case_name = h5::attr_string(f, "/", "case");
+  c.basis = h5::attr_string(f, "/", "basis");
+  c.order = static_cast<int>(h5::attr_int(f, "/", "order"));
+  c.precision = h5::attr_string(f, "/", "precision");
+  c.backend = h5::attr_string(f, "/", "backend");
+  c.step = h5::attr_int(f, "/", "step");
+  c.steps = h5::attr_int(f, "/", "steps");
+  c.time = h5::attr_double(f, "/", "time");
+  c.dt = h5::attr_double(f, "/", "dt");
+  c.final_time = h5::attr_double(f, "/", "final_time");
+  DGK_THROW_IF(c.step < 0 || c.steps < c.step || !(c.dt >= 0) || !(c.time >= 0),
+               "checkpoint '" << path << "': inconsistent progress (step " << c.step << " of " << c.steps << ", t = "
+                              << c.time << ", dt = " << c.dt << ")");
+  DGK_THROW_IF(c.precision != "double" && c.precision != "float",
+               "checkpoint '" << path << "': unknown precision '" << c.precision << "'");
+  for (const auto& name : h5::attr_names(f, "/parameters"))
+    c.parameters.emplace_back(name, h5::attr_string(f, "/parameters", name));
+
+  auto& m = c.mesh;
+  h5::Shape s;
+  const auto verts = h5::read<double>(f, "/mesh/vertices", &s, 2, 3);
+  m.vertices.resize(s.dims[0]);
+  for (std::size_t i = 0; i < m.vertices.size(); ++i)
+    for (int d = 0; d < 3; ++d) m.vertices[i][static_cast<std::size_t>(d)] = verts[3 * i + static_cast<std::size_t>(d)];
+  const auto elems = h5::read<int>(f, "/mesh/elements", &s, 2, 4);
+  const std::size_t K = s.dims[0];
+  m.elements.resize(K);
+  for (std::size_t e = 0; e < K; ++e)
+    for (int k = 0; k < 4; ++k) {
+      const int v = elems[4 * e + static_cast<std::size_t>(k)];
+      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
+                   "checkpoint '" << path << "': element " << e << " refers to vertex " << v << " of " << m.num_vertices());
+      m.elements[e][static_cast<std::size_t>(k)] = v;
+    }
+  const auto mat = h5::read<double>(f, "/mesh/material", &s, 2, 2);
+  DGK_THROW_IF(s.dims[0] != K, "checkpoint '" << path << "': " << s.dims[0] << " materials for " << K << " elements");
+  m.material.resize(K);
+  for (std::size_t e = 0; e < K; ++e) m.material[e] = {mat[2 * e], mat[2 * e + 1]};
+  m.region = h5::read<int>(f, "/mesh/region", &s, 1);
+  DGK_THROW_IF(m.region.size() != K, "checkpoint '" << path << "': " << m.region.size() << " regions for " << K << " elements");
+  std::istringstream names(h5::attr_string(f, "/mesh", "boundary_names"));
+  m.boundary_names.clear();
+  for (std::string line; std::getline(names, line);) m.boundary_names.push_back(line);
+  const auto faces = h5::read<int>(f, "/mesh/boundary_faces", &s, 2, 4);
+  m.boundary_faces.resize(s.dims[0]);
+  for (std::size_t i = 0; i < m.boundary_faces.size(); ++i) {
+    auto& bf = m.boundary_faces[i];
+    for (int k = 0; k < 3; ++k) {
+      const int v = faces[4 * i + static_cast<std::size_t>(k)];
+      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
+                   "checkpoint '" << path << "': boundary face " << i << " refers to vertex " << v);
+      bf.vertices[static_cast<std::size_t>(k)] = v;
+    }
+    bf.tag = faces[4 * i + 3];
+    DGK_THROW_IF(bf.tag < 0 || bf.tag >= static_cast<int>(m.boundary_names.size()),
+                 "checkpoint '" << path << "': boundary face " << i << " has tag " << bf.tag << " without a name");
+  }
+  m.source = h5::attr_string(f, "/mesh", "source");
+  DGK_THROW_IF(static_cast<std::uint64_t>(h5::attr_int(f, "/mesh", "fingerprint")) != hash_mesh(m),
+               "checkpoint '" << path << "': the stored mesh does not match its fingerprint (damaged file)");
+
+  std::istringstream arrays(h5::attr_string(f, "/state", "arrays"));
+  for (std::string name; std::getline(arrays, name);) {
+    StateArray a;
+    a.name = name;
+    const std::string p = "/state/" + name;
+    h5::Shape sh;
+    a.bytes = h5::read_raw_real(f, p, a.value_bytes, sh);
+    a.dims.assign(sh.dims.begin(), sh.dims.end());
+    const auto stored = static_cast<std::uint64_t>(h5::attr_int(f, p, "fnv1a64"));
+    DGK_THROW_IF(stored != fnv1a(a.bytes.data(), a.bytes.size()),
+                 "checkpoint '" << path << "': state array '" << name << "' fails its checksum (damaged file)");
+    c.state.push_back(std::move(a));
+  }
+  return c;
+}
+
+#else
+
+void write_checkpoint(const std::string& path, const Checkpoint&) {
+  DGK_THROW_IF(true, "cannot write checkpoint '" << path << "': this dgk was built without HDF5 (DGK_ENABLE_HDF5=OFF)");
+}
+Checkpoint read_checkpoint(const std::string& path) {
+  DGK_THROW_IF(true, "cannot read checkpoint '" << path << "': this dgk was built without HDF5 (DGK_ENABLE_HDF5=OFF)");
+}
+
+#endif
+
+}  // namespace dgk::io
