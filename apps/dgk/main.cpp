@@ -20,7 +20,7 @@
 #include "dgk/io/report.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/cases.hpp"
-#include "dgk/physics/maxwell3d_case.hpp"
+#include "dgk/physics/tet_case.hpp"
 #include "config.hpp"
 #include "run.hpp"
 #include "text.hpp"
@@ -29,11 +29,11 @@ namespace {
 
 using dgk::app::fmt;
 using dgk::io::Report;
-using dgk::physics::Maxwell3DCase;
-using dgk::physics::Maxwell3DOptions;
+using dgk::physics::TetCase;
+using dgk::physics::CaseOptions;
 
 struct CommonOptions {
-  Maxwell3DOptions m;
+  CaseOptions m;
   std::string backend;
   std::string report;
   /// NaN: not given (the case's natural final time).
@@ -48,10 +48,13 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
   cmd->add_option("--backend", c.backend, "serial|openmp|cuda (default: Kokkos's default space)");
   cmd->add_option("--cfl", c.m.cfl, "CFL number of the time step")->capture_default_str();
   cmd->add_option("--report", c.report, "write the results as JSON to this file");
+  cmd->add_option("--basis", c.m.basis, "nodal|bernstein (tetrahedral cases)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"nodal", "bernstein"}));
 }
 
-Maxwell3DOptions resolve(const CommonOptions& c) {
-  Maxwell3DOptions m = c.m;
+CaseOptions resolve(const CommonOptions& c) {
+  CaseOptions m = c.m;
   if (!c.backend.empty()) m.backend = dgk::parse_backend(c.backend);
   if (!std::isnan(c.final_time)) m.final_time = c.final_time;
   return m;
@@ -69,6 +72,7 @@ int run_case(CLI::App& cmd, CommonOptions& c, const RunOnly& extra) {
   s.case_options = resolve(c);
   for (const CLI::Option* opt : cmd.get_options())
     if (opt->count() > 0 && !opt->get_lnames().empty()) s.given.insert(opt->get_lnames().front());
+  if (cmd.get_option("case")->count() > 0) s.given.insert("case");
   if (!c.m.bc.empty()) s.given.insert("bc");
   s.report = c.report;
   s.check_every = c.check_every;
@@ -80,7 +84,7 @@ int run_case(CLI::App& cmd, CommonOptions& c, const RunOnly& extra) {
   s.output = extra.output;
   s.output_every = extra.output_every;
   s.stop_at_step = extra.stop_at_step;
-  dgk::app::run_maxwell3d(s, std::cout);
+  dgk::app::run_case(s, std::cout);
   return 0;
 }
 
@@ -88,10 +92,12 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
   const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(meshes < 2, "--meshes must be at least 2 (got " << meshes << ")");
   DGK_THROW_IF(start < 1, "--start must be at least 1 (got " << start << ")");
+  const CaseOptions base = resolve(c);
   Report rep;
-  rep.set("case", "maxwell3d");
-  std::cout << "dgk convergence maxwell3d: box:n meshes n = " << start << ".." << start + meshes - 1
-            << ", one period of the (1,1,1) cavity mode\n";
+  rep.set("case", base.name);
+  rep.set("basis", base.basis);
+  std::cout << "dgk convergence " << base.name << ": box:n meshes n = " << start << ".." << start + meshes - 1
+            << ", one period of the exact solution, " << base.basis << " basis\n";
   std::cout << std::setw(3) << "N";
   for (int k = 0; k < meshes; ++k) std::cout << std::setw(12) << ("h=1/" + std::to_string(start + k));
   std::cout << std::setw(8) << "EOC" << "\n";
@@ -100,10 +106,11 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
     std::cout << std::setw(3) << n << std::flush;
     std::string backend, precision;
     for (int k = 0; k < meshes; ++k) {
-      Maxwell3DOptions o = resolve(c);
+      CaseOptions o = base;
       o.order = n;
       o.mesh = "box:" + std::to_string(start + k);
-      Maxwell3DCase cs(o);
+      TetCase cs(o);
+      DGK_THROW_IF(!cs.exact(), "the initial condition '" << o.initial << "' has no exact solution to converge to");
       auto& sim = cs.simulation();
       for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
       errs.push_back(sim.l2_error(*cs.exact()));
@@ -132,10 +139,14 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
-  Maxwell3DOptions base = resolve(c);
+  CaseOptions base = resolve(c);
   base.mesh = "box:" + std::to_string(n);
   const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
   auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
+  // The kernel families to time: one, or all of both bases.
+  std::vector<dgk::physics::TetKernels> families;
+  if (base.kernel == "all") families = dgk::physics::all_tet_kernels();
+  else families.push_back(dgk::physics::parse_tet_kernels(base.basis, base.kernel));
 
   // Ceilings measured in this run, on this backend and precision.
   dgk::backends::Ceilings ceil;
@@ -156,54 +167,74 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
 #endif
     default: break;
   }
-  std::cout << "dgk bench maxwell3d: mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
+  std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s\n";
   Report rep;
-  rep.set("case", "maxwell3d");
+  rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
-  std::cout << std::setw(3) << "N" << std::setw(9) << "stage" << std::setw(11) << "time ms" << std::setw(10) << "GFLOP/s"
-            << std::setw(9) << "GB/s" << std::setw(10) << "roofline" << std::setw(14) << "s/DOF/stage" << "\n";
+  std::cout << std::setw(3) << "N" << std::setw(19) << "kernels" << std::setw(9) << "stage" << std::setw(11) << "time ms"
+            << std::setw(10) << "GFLOP/s" << std::setw(9) << "GB/s" << std::setw(10) << "roofline" << std::setw(14)
+            << "s/DOF/stage" << "\n";
   for (int order : orders) {
-    Maxwell3DOptions o = base;
-    o.order = order;
-    o.final_time = 0.0;
-    Maxwell3DCase cs(o, mesh);
-    auto& sim = cs.simulation();
-    const auto costs = sim.costs();
-    const auto times = sim.time_stages(reps);
-    double tf = 0, tb = 0, tt = 0, tbound = 0;
-    for (std::size_t s = 0; s <= costs.size(); ++s) {
-      const bool total = s == costs.size();
-      const double flops = total ? tf : costs[s].flops, bytes = total ? tb : costs[s].bytes;
-      const double t = total ? tt : times.seconds[s];
-      const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
-      if (!total) {
-        tf += flops;
-        tb += bytes;
-        tt += t;
-        tbound += bound;
+    // Total stage time per family, for the speedups.
+    std::vector<std::pair<std::string, double>> totals;
+    for (const auto& family : families) {
+      CaseOptions o = base;
+      o.order = order;
+      o.final_time = 0.0;
+      o.basis = family.basis == dgk::physics::TetBasis::Nodal ? "nodal" : "bernstein";
+      o.kernel = dgk::physics::to_string(family).substr(o.basis.size() + 1);
+      TetCase cs(o, mesh);
+      auto& sim = cs.simulation();
+      const auto costs = sim.costs();
+      const auto times = sim.time_stages(reps);
+      double tf = 0, tb = 0, tt = 0, tbound = 0;
+      const std::string fname = dgk::physics::to_string(cs.kernels());
+      for (std::size_t s = 0; s <= costs.size(); ++s) {
+        const bool total = s == costs.size();
+        const double flops = total ? tf : costs[s].flops, bytes = total ? tb : costs[s].bytes;
+        const double t = total ? tt : times.seconds[s];
+        const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
+        if (!total) {
+          tf += flops;
+          tb += bytes;
+          tt += t;
+          tbound += bound;
+        }
+        const std::string name = total ? "stage" : costs[s].name;
+        std::cout << std::setw(3) << order << std::setw(19) << fname << std::setw(9) << name << std::setw(11)
+                  << fmt(t * 1e3, 4) << std::setw(10) << fmt(flops / t / 1e9, 1) << std::setw(9) << fmt(bytes / t / 1e9, 1)
+                  << std::setw(9) << fmt(100 * bound / t, 1) << "%" << std::setw(14) << fmt(t / sim.num_dofs(), 3, true)
+                  << "\n";
+        Report row;
+        row.set("order", order);
+        row.set("kernels", fname);
+        row.set("kernel", name);
+        row.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
+        row.set("seconds", t);
+        row.set("flops", flops);
+        row.set("bytes", bytes);
+        row.set("gflops", flops / t / 1e9);
+        row.set("gbytes_per_s", bytes / t / 1e9);
+        row.set("roofline_fraction", bound / t);
+        rep.add_row("kernels", row);
       }
-      const std::string name = total ? "stage" : costs[s].name;
-      std::cout << std::setw(3) << order << std::setw(9) << name << std::setw(11) << fmt(t * 1e3, 4) << std::setw(10)
-                << fmt(flops / t / 1e9, 1) << std::setw(9) << fmt(bytes / t / 1e9, 1) << std::setw(9)
-                << fmt(100 * bound / t, 1) << "%" << std::setw(14) << fmt(t / sim.num_dofs(), 3, true) << "\n";
-      Report row;
-      row.set("order", order);
-      row.set("kernel", name);
-      row.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
-      row.set("seconds", t);
-      row.set("flops", flops);
-      row.set("bytes", bytes);
-      row.set("gflops", flops / t / 1e9);
-      row.set("gbytes_per_s", bytes / t / 1e9);
-      row.set("roofline_fraction", bound / t);
-      rep.add_row("kernels", row);
+      totals.emplace_back(fname, tt);
+    }
+    // Speedups of every family over the nodal families (paper 002, Figures 7, 8 and 12).
+    if (totals.size() > 1) {
+      std::cout << "  N = " << order << " speedups of a full RK stage:";
+      for (const auto& [name, t] : totals)
+        for (const auto& [ref, tr] : totals)
+          if (ref.rfind("nodal", 0) == 0 && name != ref && name.rfind("bernstein", 0) == 0)
+            std::cout << "  " << name << " vs " << ref << " " << fmt(tr / t, 2) << "x";
+      std::cout << "\n";
     }
   }
   if (!c.report.empty()) rep.write_json(c.report);
@@ -219,16 +250,20 @@ int main(int argc, char* argv[]) {
 
   std::vector<std::string> case_names;
   for (const auto& c : dgk::physics::cases()) case_names.push_back(c.name);
-  std::string case_name = "maxwell3d";
 
   CommonOptions run_opts;
   auto* run = app.add_subcommand("run", "run a case (default: maxwell3d, order 4, box mesh, one cavity period)");
-  run->add_option("case", case_name, "the case to run")->check(CLI::IsMember(case_names))->capture_default_str();
+  run->add_option("case", run_opts.m.name, "the case to run")->check(CLI::IsMember(case_names))->capture_default_str();
   add_case_options(run, run_opts, true);
+  run->add_option("--kernel", run_opts.m.kernel,
+                  "kernel family: auto, thread or blocked[:E] (nodal), sparse or optimal (bernstein)")
+      ->capture_default_str();
   run->add_option("--mesh", run_opts.m.mesh, "box:n, box:nx,ny,nz or a Gmsh .msh file")->capture_default_str();
   run->add_option("--final-time", run_opts.final_time, "final time (default: one period of the mode)");
-  run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing");
-  run->add_option("--initial", run_opts.m.initial, "cavity[:m,n,p] or pulse:x,y,z,width")->capture_default_str();
+  run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing (maxwell3d), NAME=dirichlet|wall (acoustic3d)");
+  run->add_option("--initial", run_opts.m.initial,
+                  "maxwell3d: cavity[:m,n,p] or pulse:x,y,z,width; acoustic3d: standing or pulse:x,y,z,width "
+                  "(default: the case's exact solution)");
   run->add_flag("--quiet", run_opts.quiet, "no progress lines");
   run->add_option("--check-every", run_opts.check_every, "check for NaN/Inf every this many steps (0: never)")
       ->capture_default_str()
@@ -255,8 +290,9 @@ int main(int argc, char* argv[]) {
   std::string conv_orders = "1..5";
   int conv_meshes = 3, conv_start = 2;
   auto* conv = app.add_subcommand("convergence", "L2 errors and orders of convergence on refined box meshes");
-  conv->add_option("case", case_name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
+  conv->add_option("case", conv_opts.m.name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
   add_case_options(conv, conv_opts, false);
+  conv->add_option("--kernel", conv_opts.m.kernel, "kernel family (see dgk run --help)")->capture_default_str();
   conv->add_option("--orders", conv_orders, "orders, e.g. 1..6 or 2,4")->capture_default_str();
   conv->add_option("--meshes", conv_meshes, "number of meshes")->capture_default_str();
   conv->add_option("--start", conv_start, "cubes per side of the coarsest box mesh")->capture_default_str();
@@ -266,8 +302,11 @@ int main(int argc, char* argv[]) {
   long bench_elements = 98304;
   int bench_reps = 20;
   auto* bench = app.add_subcommand("bench", "time each kernel stage against the measured roofline");
-  bench->add_option("case", case_name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
+  bench->add_option("case", bench_opts.m.name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
   add_case_options(bench, bench_opts, false);
+  bench->add_option("--kernel", bench_opts.m.kernel,
+                    "kernel family (see dgk run --help), or all: every family of both bases, with speedups")
+      ->capture_default_str();
   bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
   bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();
   bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();

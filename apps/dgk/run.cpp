@@ -20,8 +20,8 @@ namespace dgk::app {
 
 namespace {
 
-using physics::Maxwell3DCase;
-using physics::Maxwell3DOptions;
+using physics::TetCase;
+using physics::CaseOptions;
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -37,17 +37,18 @@ std::vector<std::string> split_lines(const std::string& s) {
 }
 
 // The case parameters a checkpoint keeps, beyond order, precision and the mesh itself.
-std::vector<std::pair<std::string, std::string>> parameters_of(const Maxwell3DOptions& o) {
-  return {{"mesh", o.mesh}, {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"}, {"initial", o.initial},
-          {"bc", join(o.bc)}};
+std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions& o) {
+  return {{"mesh", o.mesh},           {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
+          {"initial", o.initial},     {"bc", join(o.bc)},    {"kernel", o.kernel}};
 }
 
 // The options of the run a checkpoint belongs to; explicitly given options must agree.
-Maxwell3DOptions options_from(const io::Checkpoint& c, const RunSettings& s, const mesh::TetMesh* given_mesh) {
-  DGK_THROW_IF(c.case_name != "maxwell3d",
-               "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', not maxwell3d");
-  DGK_THROW_IF(c.basis != "nodal", "checkpoint '" << c.path << "' uses the " << c.basis << " basis; maxwell3d is nodal");
-  const Maxwell3DOptions& g = s.case_options;
+CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, const mesh::TetMesh* given_mesh) {
+  const CaseOptions& g = s.case_options;
+  DGK_THROW_IF(c.case_name != "maxwell3d" && c.case_name != "acoustic3d",
+               "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', which this dgk does not know");
+  DGK_THROW_IF(s.given.count("case") && g.name != c.case_name,
+               "case " << g.name << " contradicts checkpoint '" << c.path << "', written by case " << c.case_name);
   auto conflict = [&](const std::string& key, const std::string& ours, const std::string& theirs) {
     DGK_THROW_IF(s.given.count(key) && ours != theirs,
                  "--" << key << " " << ours << " contradicts checkpoint '" << c.path << "', written with " << key << " "
@@ -59,12 +60,17 @@ Maxwell3DOptions options_from(const io::Checkpoint& c, const RunSettings& s, con
   conflict("initial", g.initial, c.parameter("initial"));
   conflict("bc", join(g.bc), c.parameter("bc"));
   conflict("force", g.force ? "true" : "false", c.parameter("force"));
+  conflict("basis", g.basis, c.basis);
   if (given_mesh) {
     DGK_THROW_IF(io::mesh_fingerprint(*given_mesh) != io::mesh_fingerprint(c.mesh),
                  "--mesh " << g.mesh << " (" << given_mesh->num_elements() << " elements) is not the mesh of checkpoint '"
                            << c.path << "' (" << c.parameter("mesh") << ", " << c.mesh.num_elements() << " elements)");
   }
-  Maxwell3DOptions o;
+  CaseOptions o;
+  o.name = c.case_name;
+  o.basis = c.basis;
+  // The kernels may change (they compute the same operator); the basis may not.
+  o.kernel = s.given.count("kernel") ? g.kernel : c.parameter("kernel");
   o.order = c.order;
   o.precision = c.precision;
   o.mesh = c.parameter("mesh");
@@ -92,7 +98,7 @@ Throughput throughput(const Simulation& sim) {
 
 }  // namespace
 
-RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
+RunResult run_case(const RunSettings& s, std::ostream& out) {
   DGK_THROW_IF(s.checkpoint_every < 0, "--checkpoint-every must be non-negative (got " << s.checkpoint_every << ")");
   DGK_THROW_IF(s.output_every < 0, "--output-every must be non-negative (got " << s.output_every << ")");
   DGK_THROW_IF(s.checkpoint_every > 0 && s.checkpoint.empty(), "--checkpoint-every needs --checkpoint FILE.h5");
@@ -104,19 +110,19 @@ RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
 
   // The case: from the options, or from a checkpoint.
   std::optional<io::Checkpoint> ckpt;
-  std::unique_ptr<Maxwell3DCase> cs;
+  std::unique_ptr<TetCase> cs;
   if (!s.restart.empty()) {
     ckpt = io::read_checkpoint(s.restart);
     std::optional<mesh::TetMesh> given_mesh;
     if (s.given.count("mesh")) given_mesh = mesh::load_tet_mesh(s.case_options.mesh);
-    const Maxwell3DOptions o = options_from(*ckpt, s, given_mesh ? &*given_mesh : nullptr);
-    cs = std::make_unique<Maxwell3DCase>(o, ckpt->mesh);
+    const CaseOptions o = options_from(*ckpt, s, given_mesh ? &*given_mesh : nullptr);
+    cs = std::make_unique<TetCase>(o, ckpt->mesh);
     cs->simulation().load_state(ckpt->state, ckpt->time);
   } else {
-    cs = std::make_unique<Maxwell3DCase>(s.case_options);
+    cs = std::make_unique<TetCase>(s.case_options);
   }
   auto& sim = cs->simulation();
-  const Maxwell3DOptions& o = cs->options();
+  const CaseOptions& o = cs->options();
 
   // Steps: a restart continues with the checkpoint's time step to its final time, or, with an
   // explicit --final-time, to that time with the remaining interval split evenly.
@@ -144,8 +150,9 @@ RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
     stop = std::min(last, s.stop_at_step);
   }
 
-  out << "dgk run maxwell3d: order " << sim.order() << ", mesh " << o.mesh << " (" << sim.num_elements() << " elements, "
-      << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << "\n"
+  out << "dgk run " << o.name << ": order " << sim.order() << ", mesh " << o.mesh << " (" << sim.num_elements()
+      << " elements, " << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << ", "
+      << physics::to_string(cs->kernels()) << " kernels\n"
       << "  initial:  " << cs->initial_summary() << "\n"
       << "  boundary: " << cs->bc_summary() << "\n";
   if (ckpt)
@@ -162,7 +169,7 @@ RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
     const auto ref = basis::make_tet_nodal(sim.order());
     std::vector<std::string> fields;
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
-    output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(cs->mesh(), ref, {"eps", "mu"}), "maxwell3d",
+    output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(cs->mesh(), ref, sim.material_names()), o.name,
                                                 sim.order(), fields, ref.np);
   }
   auto write_output = [&](long long step) {
@@ -173,8 +180,8 @@ RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
   auto write_checkpoint = [&](long long step) {
     io_timer.reset();
     io::Checkpoint c;
-    c.case_name = "maxwell3d";
-    c.basis = "nodal";
+    c.case_name = o.name;
+    c.basis = o.basis;
     c.order = sim.order();
     c.precision = sim.precision();
     c.backend = sim.backend();
@@ -224,7 +231,9 @@ RunResult run_maxwell3d(const RunSettings& s, std::ostream& out) {
 
   RunResult result;
   io::Report& r = result.report;
-  r.set("case", "maxwell3d");
+  r.set("case", o.name);
+  r.set("basis", o.basis);
+  r.set("kernels", physics::to_string(cs->kernels()));
   r.set("order", sim.order());
   r.set("mesh", o.mesh);
   r.set("elements", sim.num_elements());

@@ -9,13 +9,13 @@
 
 #include "dgk/core/simulation.hpp"
 #include "dgk/io/report.hpp"
-#include "dgk/physics/maxwell3d_case.hpp"
+#include "dgk/physics/tet_case.hpp"
 #include "progress.hpp"
 
 namespace dgk::app {
 
 struct RunSettings {
-  physics::Maxwell3DOptions case_options;
+  physics::CaseOptions case_options;
   /// Long names of the options set explicitly (command line or configuration file): on a
   /// restart, these must agree with the checkpoint.
   std::set<std::string> given;
@@ -38,7 +38,8 @@ struct RunResult {
   long long steps = 0;                  ///< last step number
 };
 
-/// Runs the maxwell3d case; progress and the summary go to `out`. Throws dgk::Error.
-RunResult run_maxwell3d(const RunSettings& settings, std::ostream& out);
+/// Runs a case (settings.case_options.name); progress and the summary go to `out`. Throws
+/// dgk::Error.
+RunResult run_case(const RunSettings& settings, std::ostream& out);
 
 }  // namespace dgk::app

@@ -5,6 +5,7 @@ namespace dgk::physics {
 const std::vector<CaseInfo>& cases() {
   static const std::vector<CaseInfo> list{
       {"maxwell3d", "3D Maxwell, nodal DG on tetrahedra, upwind flux, PEC walls (LSERK4)"},
+      {"acoustic3d", "3D acoustic waves, nodal or Bernstein-Bezier DG on tetrahedra, upwind flux (LSERK4)"},
   };
   return list;
 }

@@ -59,21 +59,21 @@ RunSettings small_run(const std::string& backend, const std::string& precision) 
 void expect_restart_is_bitwise(const std::string& backend, const std::string& precision) {
   if (!dgk::io::hdf5_available()) GTEST_SKIP() << "built without HDF5";
   std::ostringstream log;
-  const auto full = dgk::app::run_maxwell3d(small_run(backend, precision), log);
+  const auto full = dgk::app::run_case(small_run(backend, precision), log);
   ASSERT_GT(full.steps, 8);
 
   RunSettings first = small_run(backend, precision);
   first.checkpoint = temp_path(backend + precision + ".h5");
   first.checkpoint_every = 3;
   first.stop_at_step = full.steps / 2;
-  const auto part = dgk::app::run_maxwell3d(first, log);
+  const auto part = dgk::app::run_case(first, log);
   EXPECT_EQ(part.steps, full.steps / 2);
 
   RunSettings second;
   second.restart = first.checkpoint;
   second.case_options.backend = dgk::parse_backend(backend);
   second.progress = dgk::app::Progress::Mode::Quiet;
-  const auto resumed = dgk::app::run_maxwell3d(second, log);
+  const auto resumed = dgk::app::run_case(second, log);
   EXPECT_EQ(resumed.steps, full.steps);
   ASSERT_EQ(resumed.final_state.size(), full.final_state.size());
   for (std::size_t a = 0; a < full.final_state.size(); ++a) {
@@ -108,7 +108,7 @@ TEST(Restart, MismatchedOptionsAreRejected) {
   RunSettings s = small_run("serial", "double");
   s.checkpoint = temp_path("mismatch.h5");
   s.stop_at_step = 2;
-  dgk::app::run_maxwell3d(s, log);
+  dgk::app::run_case(s, log);
 
   auto restart_with = [&](auto change, const std::string& key) {
     RunSettings r;
@@ -116,7 +116,7 @@ TEST(Restart, MismatchedOptionsAreRejected) {
     r.progress = dgk::app::Progress::Mode::Quiet;
     change(r.case_options);
     r.given.insert(key);
-    return error_of([&] { dgk::app::run_maxwell3d(r, log); });
+    return error_of([&] { dgk::app::run_case(r, log); });
   };
   std::string m = restart_with([](auto& o) { o.order = 4; }, "order");
   EXPECT_NE(m.find("--order 4 contradicts checkpoint"), std::string::npos) << m;
@@ -142,7 +142,7 @@ TEST(Restart, MismatchedOptionsAreRejected) {
 
   RunSettings bad = small_run("serial", "double");
   bad.checkpoint_every = 3;
-  EXPECT_NE(error_of([&] { dgk::app::run_maxwell3d(bad, log); }).find("--checkpoint-every needs --checkpoint"),
+  EXPECT_NE(error_of([&] { dgk::app::run_case(bad, log); }).find("--checkpoint-every needs --checkpoint"),
             std::string::npos);
 }
 

@@ -38,7 +38,7 @@ with h5py.File(h5, "r") as f:
     last = f["steps"][steps[-1]]
     field_ranges = {name: (float(np.min(last[name])), float(np.max(last[name]))) for name in last.keys()}
     cell_ranges = {name: (float(np.min(f["mesh"][name])), float(np.max(f["mesh"][name])))
-                   for name in ("element", "partition", "eps", "mu")}
+                   for name in ("element", "partition", "epsilon", "mu")}
     tag_range = (float(np.min(f["boundary/tag"])), float(np.max(f["boundary/tag"])))
 
 reader = XDMFReader(FileNames=[xdmf])

@@ -10,13 +10,13 @@
 #include "dgk/core/error.hpp"
 #include "dgk/core/time_loop.hpp"
 #include "dgk/physics/maxwell3d.hpp"
-#include "dgk/physics/maxwell3d_case.hpp"
+#include "dgk/physics/tet_case.hpp"
 #include "dgk_test_spaces.hpp"
 
 namespace {
 
-using dgk::physics::Maxwell3DCase;
-using dgk::physics::Maxwell3DOptions;
+using dgk::physics::TetCase;
+using dgk::physics::CaseOptions;
 
 // The exact cavity mode satisfies the PDE and the PEC condition: the (1,1,1) mode's E is
 // tangentially zero on the walls and its fields are divergence free (checked by differences).
@@ -53,10 +53,10 @@ TEST(Maxwell3D, CavityModeIsAnExactSolution) {
 // The upwind flux is dissipative: the discrete energy never grows (up to rounding), and over
 // one period it changes by no more than the discretization error allows.
 TEST(Maxwell3D, EnergyDoesNotGrowAndIsConservedToDiscretizationError) {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.order = 3;
   o.mesh = "box:3";
-  Maxwell3DCase cs(o);
+  TetCase cs(o);
   auto& sim = cs.simulation();
   const double e0 = sim.energy();
   double prev = e0;
@@ -78,13 +78,13 @@ TEST(Maxwell3D, EnergyDoesNotGrowAndIsConservedToDiscretizationError) {
 // An unstable run (forced) is stopped by the time loop's finiteness check with the step,
 // element, field and value.
 TEST(Maxwell3D, NonFiniteSolutionIsReportedWithItsLocation) {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.order = 2;
   o.mesh = "box:1";
   o.cfl = 4 * dgk::physics::max_stable_cfl(2);
   o.force = true;
   o.final_time = 1e4;
-  Maxwell3DCase cs(o);
+  TetCase cs(o);
   dgk::TimeLoopOptions loop;
   loop.check_every = 7;
   try {
@@ -103,36 +103,36 @@ TEST(Maxwell3D, NonFiniteSolutionIsReportedWithItsLocation) {
 }
 
 TEST(Maxwell3D, RejectsBadOptions) {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.mesh = "box:1";
   o.order = 12;
-  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  EXPECT_THROW(TetCase{o}, dgk::Error);
   o.order = 2;
   o.bc = {"nowhere=pec"};
   try {
-    Maxwell3DCase cs(o);
+    TetCase cs(o);
     FAIL() << "unknown boundary accepted";
   } catch (const dgk::Error& e) {
     EXPECT_NE(std::string(e.what()).find("no boundary named 'nowhere'"), std::string::npos) << e.what();
   }
   o.bc = {"xmin=glue"};
-  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  EXPECT_THROW(TetCase{o}, dgk::Error);
   o.bc = {};
   o.initial = "pulse:0.5,0.5";
-  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  EXPECT_THROW(TetCase{o}, dgk::Error);
   o.initial = "cavity";
   o.precision = "half";
-  EXPECT_THROW(Maxwell3DCase{o}, dgk::Error);
+  EXPECT_THROW(TetCase{o}, dgk::Error);
 }
 
 TEST(Maxwell3D, PulseWithAbsorbingWallsLosesEnergyAndHasNoExactSolution) {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.order = 3;
   o.mesh = "box:4";
   o.initial = "pulse:0.5,0.5,0.5,0.2";
   o.final_time = 1.5;
   for (const char* side : {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"}) o.bc.push_back(std::string(side) + "=absorbing");
-  Maxwell3DCase cs(o);
+  TetCase cs(o);
   EXPECT_FALSE(cs.exact().has_value());
   auto& sim = cs.simulation();
   const double e0 = sim.energy();
@@ -148,15 +148,15 @@ TEST(Maxwell3D, PulseWithAbsorbingWallsLosesEnergyAndHasNoExactSolution) {
 // earlier differences do not grow).
 template <class Space>
 void check_against_serial(const std::string& precision) {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.order = 3;
   o.mesh = "box:2";
   o.final_time = 0.2;
   o.precision = precision;
   o.backend = dgk::BackendOf<Space>::value;
-  Maxwell3DCase cs(o);
+  TetCase cs(o);
   o.backend = dgk::Backend::Serial;
-  Maxwell3DCase ref(o);
+  TetCase ref(o);
   for (int s = 0; s < cs.steps(); ++s) {
     cs.simulation().step(cs.dt());
     ref.simulation().step(ref.dt());
@@ -178,7 +178,7 @@ void check_against_serial(const std::string& precision) {
 // order-dependent reductions in the results).
 template <class Space>
 void check_bitwise_repeatable() {
-  Maxwell3DOptions o;
+  CaseOptions o;
   o.order = 4;
   o.mesh = "box:2";
   o.initial = "pulse:0.4,0.5,0.6,0.2";
@@ -186,7 +186,7 @@ void check_bitwise_repeatable() {
   o.backend = dgk::BackendOf<Space>::value;
   std::vector<double> first;
   for (int run = 0; run < 2; ++run) {
-    Maxwell3DCase cs(o);
+    TetCase cs(o);
     dgk::advance(cs.simulation(), cs.steps(), cs.dt());
     const auto f = cs.simulation().host_fields();
     if (run == 0) first = f;

@@ -7,14 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "dgk/core/error.hpp"
-#include "dgk/physics/maxwell3d_case.hpp"
+#include "dgk/physics/tet_case.hpp"
 
 namespace {
 
-using dgk::physics::Maxwell3DCase;
-using dgk::physics::Maxwell3DOptions;
+using dgk::physics::TetCase;
+using dgk::physics::CaseOptions;
 
-double run_to_end(Maxwell3DCase& cs) {
+double run_to_end(TetCase& cs) {
   auto& sim = cs.simulation();
   for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
   return sim.l2_error(*cs.exact());
@@ -31,10 +31,10 @@ TEST_P(Maxwell3DConvergence, ReachesOrderNPlusHalf) {
   const int start = order <= 2 ? 3 : 2;
   std::vector<double> err, h;
   for (int k = 0; k < 3; ++k) {
-    Maxwell3DOptions o;
+    CaseOptions o;
     o.order = order;
     o.mesh = "box:" + std::to_string(start + k);
-    Maxwell3DCase cs(o);
+    TetCase cs(o);
     err.push_back(run_to_end(cs));
     h.push_back(1.0 / (start + k));
   }
@@ -52,22 +52,22 @@ INSTANTIATE_TEST_SUITE_P(Orders, Maxwell3DConvergence, ::testing::Range(1, 6),
 // times the limit it does, and the case refuses such a CFL unless forced.
 TEST(Maxwell3D, StabilityLimitHoldsAndIsEnforced) {
   for (int order = 1; order <= 9; ++order) {
-    Maxwell3DOptions o;
+    CaseOptions o;
     o.order = order;
     o.mesh = "box:1";
     o.initial = "pulse:0.5,0.5,0.5,0.3";
     o.final_time = 8.0;
     o.cfl = dgk::physics::max_stable_cfl(order);
     {
-      Maxwell3DCase cs(o);
+      TetCase cs(o);
       const double e0 = cs.simulation().energy();
       for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
       EXPECT_LE(cs.simulation().energy(), e0 * (1 + 1e-12)) << "order " << order << " unstable at its limit";
     }
     o.cfl *= 1.4;
-    EXPECT_THROW(Maxwell3DCase{o}, dgk::Error) << "order " << order;
+    EXPECT_THROW(TetCase{o}, dgk::Error) << "order " << order;
     o.force = true;
-    Maxwell3DCase cs(o);
+    TetCase cs(o);
     const double e0 = cs.simulation().energy();
     for (int s = 0; s < cs.steps(); ++s) cs.simulation().step(cs.dt());
     const double e = cs.simulation().energy();

@@ -54,6 +54,8 @@ class Simulation {
   virtual int num_fields() const = 0;
   /// Name of a field ("Ex", ...).
   virtual std::string field_name(int field) const = 0;
+  /// Names of the two material coefficients per element ("epsilon", "mu"; "rho", "kappa").
+  virtual std::vector<std::string> material_names() const { return {"material_0", "material_1"}; }
   /// Degrees of freedom: elements x nodes x fields.
   virtual long long num_dofs() const = 0;
 

@@ -80,6 +80,9 @@ struct Maxwell3D {
   }
   static constexpr int flux_flops = 6 + 2 * 5 + 2 * 9 + 6 * 6 + 14;
 
+  /// Speed of light 1 / sqrt(eps mu) in an element.
+  static double wave_speed(const std::array<double, 2>& mat) { return 1.0 / std::sqrt(mat[0] * mat[1]); }
+
   /// Energy density weights of the fields: eps for E, mu for H.
   static double energy_weight(int field, const std::array<double, 2>& mat) {
     return field < 3 ? mat[0] : mat[1];

@@ -1,5 +1,5 @@
 // Device data of the nodal tetrahedral DG operator: reference operators and per-element mesh
-// data as Kokkos Views. Filled on the host (see dgk/physics/nodal_tet_solver.hpp) and read by
+// data as Kokkos Views. Filled on the host (see dgk/physics/tet_solver.hpp) and read by
 // the kernels of this folder.
 #pragma once
 

@@ -1,5 +1,6 @@
-// Nodal DG on tetrahedra for a linear hyperbolic system given by a Physics class (see
-// dgk/physics/maxwell3d.hpp for the interface), integrated with LSERK4. Builds the device data
+// DG on tetrahedra for a linear hyperbolic system given by a Physics class (see
+// dgk/physics/maxwell3d.hpp for the interface), integrated with LSERK4, in the nodal or the
+// Bernstein-Bezier basis with the kernel family chosen at run time (dgk/physics/tet_kernels.hpp). Builds the device data
 // from a host mesh and the reference operators, then drives the kernels of
 // dgk/kernels/nodal_tet/. Explicitly instantiated for each (physics, precision, execution space)
 // of the build; the polynomial order is a run-time value dispatched to compiled kernels.
@@ -28,6 +29,7 @@
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/physics/tet_kernels.hpp"
 
 namespace dgk::physics {
 
@@ -46,16 +48,18 @@ kernels::nodal_tet::LaunchShape default_launch_shape(int order) {
 }
 
 template <class Physics, class Real, class ExecutionSpace>
-class NodalTetSolver final : public Simulation {
+class TetSolver final : public Simulation {
  public:
   using Mem = typename ExecutionSpace::memory_space;
   using FieldView = kernels::nodal_tet::Fields<Real, Mem>;
   static constexpr int nf = Physics::num_fields;
 
   /// bc_of_tag[tag] is the physics' boundary-condition code for each boundary tag of the mesh.
-  NodalTetSolver(const ExecutionSpace& space, int order, const mesh::TetMesh& mesh,
-                 const std::vector<int>& bc_of_tag)
-      : m_space(space), m_order(order), m_ref(basis::make_tet_nodal(order)) {
+  TetSolver(const ExecutionSpace& space, int order, const mesh::TetMesh& mesh, const std::vector<int>& bc_of_tag,
+            const TetKernels& kernels = {})
+      : m_space(space), m_order(order), m_kernels(kernels), m_ref(basis::make_tet_nodal(order)) {
+    DGK_THROW_IF(kernels.basis != TetBasis::Nodal || kernels.family != TetKernelFamily::Thread,
+                 "kernels '" << to_string(kernels) << "' are not built into this dgk");
     // Fail early, before any host work, for an order without compiled kernels.
     dispatch_order(order, [](auto) {});
     const auto conn = mesh::connect(mesh);
@@ -180,6 +184,9 @@ class NodalTetSolver final : public Simulation {
   int num_elements() const override { return m_mesh.num_elements; }
   int num_fields() const override { return nf; }
   std::string field_name(int field) const override { return Physics::field_names[field]; }
+  std::vector<std::string> material_names() const override {
+    return {Physics::material_names[0], Physics::material_names[1]};
+  }
   long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
 
   void set_fields(const PointFunction& f, double t) override {
@@ -202,7 +209,7 @@ class NodalTetSolver final : public Simulation {
     // to a constant).
     double worst = 0.0;
     for (int e = 0; e < m_mesh.num_elements; ++e) {
-      const double c = 1.0 / std::sqrt(m_material[e][0] * m_material[e][1]);
+      const double c = Physics::wave_speed(m_material[e]);
       for (int f = 0; f < 4; ++f) worst = std::max(worst, c * m_geo.fscale[e][f]);
     }
     const double n1 = m_order + 1;
@@ -375,6 +382,7 @@ class NodalTetSolver final : public Simulation {
 
   ExecutionSpace m_space;
   int m_order;
+  TetKernels m_kernels;
   basis::TetNodal m_ref;
   mesh::TetGeometry m_geo;
   mesh::NodeCoordinates m_nodes;

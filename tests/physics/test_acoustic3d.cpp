@@ -1,0 +1,155 @@
+// Acoustic waves on tetrahedra (paper 002): the exact solution, energy, boundary conditions,
+// bad options, agreement of the kernel families and of the backends.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/physics/acoustic3d.hpp"
+#include "dgk/physics/tet_case.hpp"
+#include "dgk_test_spaces.hpp"
+
+namespace {
+
+using dgk::physics::CaseOptions;
+using dgk::physics::TetCase;
+
+CaseOptions acoustic(int order, const std::string& mesh) {
+  CaseOptions o;
+  o.name = "acoustic3d";
+  o.order = order;
+  o.mesh = mesh;
+  return o;
+}
+
+// The standing wave solves (1/kappa) p_t + div u = 0, rho u_t + grad p = 0 (rho = kappa = 1) and
+// p vanishes on the faces of its box (central differences, error O(h^2)).
+TEST(Acoustic3D, StandingWaveSolvesTheEquations) {
+  dgk::physics::AcousticStandingWave w;
+  w.lower = {0.0, -1.0, 0.5};
+  w.upper = {1.0, 1.0, 1.5};
+  const double h = 1e-4;
+  for (const auto& x : {std::array<double, 4>{0.3, 0.2, 0.7, 0.1}, std::array<double, 4>{0.9, -0.6, 1.2, 0.77}}) {
+    auto f = [&](double dx, double dy, double dz, double dt) { return w(x[0] + dx, x[1] + dy, x[2] + dz, x[3] + dt); };
+    auto d = [&](int c, int dir) {
+      double e[4] = {0, 0, 0, 0};
+      e[dir] = h;
+      return (f(e[0], e[1], e[2], e[3])[c] - f(-e[0], -e[1], -e[2], -e[3])[c]) / (2 * h);
+    };
+    EXPECT_NEAR(d(0, 3) + d(1, 0) + d(2, 1) + d(3, 2), 0.0, 1e-6);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(d(k + 1, 3) + d(0, k), 0.0, 1e-6);
+  }
+  EXPECT_NEAR(w(0.0, 0.3, 0.9, 0.4)[0], 0.0, 1e-15);
+  EXPECT_NEAR(w(0.4, 1.0, 0.9, 0.4)[0], 0.0, 1e-15);
+  EXPECT_NEAR(w(0.4, 0.3, 1.5, 0.4)[0], 0.0, 1e-15);
+  dgk::physics::AcousticStandingWave unit;
+  EXPECT_NEAR(unit.omega(), std::sqrt(3.0) * M_PI, 1e-14);  // paper 002's cos(sqrt(3) pi t)
+}
+
+// One period at N = 4 on a coarse mesh: small error, energy not growing and lost only to the
+// upwind dissipation (a fraction of the error).
+TEST(Acoustic3D, StandingWaveConvergesAndEnergyDecays) {
+  TetCase cs(acoustic(4, "box:2"));
+  ASSERT_TRUE(cs.exact());
+  auto& sim = cs.simulation();
+  EXPECT_EQ(sim.num_fields(), 4);
+  EXPECT_EQ(sim.field_name(0), "p");
+  EXPECT_EQ(sim.material_names()[0], "rho");
+  const double e0 = sim.energy();
+  double prev = e0;
+  for (int s = 1; s <= cs.steps(); ++s) {
+    sim.step(cs.dt());
+    if (s % 8 != 0 && s != cs.steps()) continue;
+    const double e = sim.energy();
+    EXPECT_LE(e, prev * (1 + 1e-13)) << "step " << s;
+    prev = e;
+  }
+  const double err = sim.l2_error(*cs.exact());
+  EXPECT_LT(err, 5e-3);
+  EXPECT_GT(prev, e0 * (1 - 1e-2));
+}
+
+// Rigid walls reflect: with walls everywhere no energy leaves except by upwind dissipation,
+// and the pulse has no exact solution.
+TEST(Acoustic3D, PulseBetweenRigidWalls) {
+  CaseOptions o = acoustic(3, "box:2");
+  o.initial = "pulse:0.5,0.5,0.5,0.25";
+  o.bc = {"xmin=wall", "xmax=wall", "ymin=wall", "ymax=wall", "zmin=wall", "zmax=wall"};
+  o.final_time = 0.5;
+  TetCase cs(o);
+  EXPECT_FALSE(cs.exact());
+  EXPECT_NE(cs.bc_summary().find("xmin=wall"), std::string::npos);
+  auto& sim = cs.simulation();
+  const double e0 = sim.energy();
+  for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
+  EXPECT_LE(sim.energy(), e0);
+  EXPECT_GT(sim.energy(), 0.5 * e0);
+}
+
+TEST(Acoustic3D, RejectsBadOptions) {
+  auto message = [](CaseOptions o) {
+    try {
+      TetCase cs(o);
+    } catch (const dgk::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CaseOptions o = acoustic(3, "box:1");
+  o.bc = {"xmin=pec"};
+  EXPECT_NE(message(o).find("unknown condition 'pec' for acoustic3d (expected dirichlet or wall)"), std::string::npos)
+      << message(o);
+  o = acoustic(3, "box:1");
+  o.initial = "cavity:1,1,1";
+  EXPECT_NE(message(o).find("expected standing or pulse"), std::string::npos) << message(o);
+  o = acoustic(3, "box:1");
+  o.basis = "modal";
+  EXPECT_NE(message(o).find("--basis 'modal'"), std::string::npos) << message(o);
+  o = acoustic(3, "box:1");
+  o.kernel = "optimal";
+  EXPECT_NE(message(o).find("belongs to the bernstein basis"), std::string::npos) << message(o);
+  o = acoustic(3, "box:1");
+  o.name = "acoustic2d";
+  EXPECT_NE(message(o).find("unknown tetrahedral case"), std::string::npos) << message(o);
+}
+
+// Same run on every backend, compared with Serial in the same precision (the tolerance is the
+// one derived for Maxwell: steps x 5 np eps max|u|).
+template <class Space>
+void check_against_serial(const std::string& precision) {
+  CaseOptions o = acoustic(3, "box:2");
+  o.final_time = 0.2;
+  o.precision = precision;
+  o.backend = dgk::BackendOf<Space>::value;
+  TetCase cs(o);
+  o.backend = dgk::Backend::Serial;
+  TetCase ref(o);
+  for (int s = 0; s < cs.steps(); ++s) {
+    cs.simulation().step(cs.dt());
+    ref.simulation().step(ref.dt());
+  }
+  const auto a = cs.simulation().host_fields(), b = ref.simulation().host_fields();
+  ASSERT_EQ(a.size(), b.size());
+  double scale = 0, diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::abs(b[i]));
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+  }
+  const double eps = precision == "float" ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  EXPECT_LE(diff, cs.steps() * 5.0 * dgk::basis::tet_np(o.order) * eps * scale);
+  EXPECT_GT(scale, 0.1);
+}
+
+template <class Space>
+class Acoustic3DCrossBackend : public ::testing::Test {};
+TYPED_TEST_SUITE(Acoustic3DCrossBackend, dgk::Testing::ExecutionSpaces, dgk::Testing::SpaceNames);
+
+TYPED_TEST(Acoustic3DCrossBackend, DoubleAgreesWithSerial) { check_against_serial<TypeParam>("double"); }
+TYPED_TEST(Acoustic3DCrossBackend, FloatAgreesWithSerial) { check_against_serial<TypeParam>("float"); }
+
+}  // namespace
