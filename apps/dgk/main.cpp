@@ -20,6 +20,7 @@
 #include "dgk/io/report.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/cases.hpp"
+#include "dgk/physics/case.hpp"
 #include "dgk/physics/tet_case.hpp"
 #include "config.hpp"
 #include "run.hpp"
@@ -96,7 +97,8 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
   Report rep;
   rep.set("case", base.name);
   rep.set("basis", base.basis);
-  std::cout << "dgk convergence " << base.name << ": box:n meshes n = " << start << ".." << start + meshes - 1
+  const std::string family = dgk::physics::case_dimension(base.name) == 2 ? "rect" : "box";
+  std::cout << "dgk convergence " << base.name << ": " << family << ":n meshes n = " << start << ".." << start + meshes - 1
             << ", one period of the exact solution, " << base.basis << " basis\n";
   std::cout << std::setw(3) << "N";
   for (int k = 0; k < meshes; ++k) std::cout << std::setw(12) << ("h=1/" + std::to_string(start + k));
@@ -108,12 +110,12 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
     for (int k = 0; k < meshes; ++k) {
       CaseOptions o = base;
       o.order = n;
-      o.mesh = "box:" + std::to_string(start + k);
-      TetCase cs(o);
-      DGK_THROW_IF(!cs.exact(), "the initial condition '" << o.initial << "' has no exact solution to converge to");
-      auto& sim = cs.simulation();
-      for (int s = 0; s < cs.steps(); ++s) sim.step(cs.dt());
-      errs.push_back(sim.l2_error(*cs.exact()));
+      o.mesh = family + ":" + std::to_string(start + k);
+      const auto cs = dgk::physics::make_case(o);
+      DGK_THROW_IF(!cs->exact(), "the initial condition '" << o.initial << "' has no exact solution to converge to");
+      auto& sim = cs->simulation();
+      for (int s = 0; s < cs->steps(); ++s) sim.step(cs->dt());
+      errs.push_back(sim.l2_error(*cs->exact()));
       hs.push_back(1.0 / (start + k));
       backend = sim.backend();
       precision = sim.precision();
@@ -140,6 +142,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
   CaseOptions base = resolve(c);
+  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3, "dgk bench times the tetrahedral cases (maxwell3d, acoustic3d)");
   base.mesh = "box:" + std::to_string(n);
   const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
   auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
@@ -255,10 +258,14 @@ int main(int argc, char* argv[]) {
   auto* run = app.add_subcommand("run", "run a case (default: maxwell3d, order 4, box mesh, one cavity period)");
   run->add_option("case", run_opts.m.name, "the case to run")->check(CLI::IsMember(case_names))->capture_default_str();
   add_case_options(run, run_opts, true);
+  run->add_option("--alpha", run_opts.m.alpha, "maxwell2d: flux weight, 1 upwind, 0 central (paper 003)")
+      ->capture_default_str();
   run->add_option("--kernel", run_opts.m.kernel,
                   "kernel family: auto, thread or blocked[:E] (nodal), sparse or optimal (bernstein)")
       ->capture_default_str();
-  run->add_option("--mesh", run_opts.m.mesh, "box:n, box:nx,ny,nz or a Gmsh .msh file")->capture_default_str();
+  run->add_option("--mesh", run_opts.m.mesh,
+                  "3D: box:n, box:nx,ny,nz or a Gmsh .msh file (default box:6); maxwell2d: rect:n, rect:nx,ny[,jitter=J] "
+                  "(default rect:8)");
   run->add_option("--final-time", run_opts.final_time, "final time (default: one period of the mode)");
   run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing (maxwell3d), NAME=dirichlet|wall (acoustic3d)");
   run->add_option("--initial", run_opts.m.initial,
@@ -293,6 +300,7 @@ int main(int argc, char* argv[]) {
   conv->add_option("case", conv_opts.m.name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
   add_case_options(conv, conv_opts, false);
   conv->add_option("--kernel", conv_opts.m.kernel, "kernel family (see dgk run --help)")->capture_default_str();
+  conv->add_option("--alpha", conv_opts.m.alpha, "maxwell2d: flux weight, 1 upwind, 0 central")->capture_default_str();
   conv->add_option("--orders", conv_orders, "orders, e.g. 1..6 or 2,4")->capture_default_str();
   conv->add_option("--meshes", conv_meshes, "number of meshes")->capture_default_str();
   conv->add_option("--start", conv_start, "cubes per side of the coarsest box mesh")->capture_default_str();

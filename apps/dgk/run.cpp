@@ -10,17 +10,18 @@
 #include <Kokkos_Core.hpp>
 
 #include "dgk/basis/tetrahedron.hpp"
+#include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/time_loop.hpp"
 #include "dgk/io/checkpoint.hpp"
 #include "dgk/io/output.hpp"
+#include "dgk/physics/case.hpp"
 #include "text.hpp"
 
 namespace dgk::app {
 
 namespace {
 
-using physics::TetCase;
 using physics::CaseOptions;
 
 std::string join(const std::vector<std::string>& v) {
@@ -39,14 +40,18 @@ std::vector<std::string> split_lines(const std::string& s) {
 // The case parameters a checkpoint keeps, beyond order, precision and the mesh itself.
 std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions& o) {
   return {{"mesh", o.mesh},           {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
-          {"initial", o.initial},     {"bc", join(o.bc)},    {"kernel", o.kernel}};
+          {"initial", o.initial},     {"bc", join(o.bc)},    {"kernel", o.kernel},
+          {"alpha", exact(o.alpha)}};
 }
 
 // The options of the run a checkpoint belongs to; explicitly given options must agree.
-CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, const mesh::TetMesh* given_mesh) {
+CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::optional<std::uint64_t> given_mesh,
+                         long long given_elements) {
   const CaseOptions& g = s.case_options;
-  DGK_THROW_IF(c.case_name != "maxwell3d" && c.case_name != "acoustic3d",
+  DGK_THROW_IF(c.case_name != "maxwell3d" && c.case_name != "acoustic3d" && c.case_name != "maxwell2d",
                "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', which this dgk does not know");
+  DGK_THROW_IF(physics::case_dimension(c.case_name) != c.dimension,
+               "checkpoint '" << c.path << "': case " << c.case_name << " with a " << c.dimension << "D mesh");
   DGK_THROW_IF(s.given.count("case") && g.name != c.case_name,
                "case " << g.name << " contradicts checkpoint '" << c.path << "', written by case " << c.case_name);
   auto conflict = [&](const std::string& key, const std::string& ours, const std::string& theirs) {
@@ -61,10 +66,13 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, const me
   conflict("bc", join(g.bc), c.parameter("bc"));
   conflict("force", g.force ? "true" : "false", c.parameter("force"));
   conflict("basis", g.basis, c.basis);
+  conflict("alpha", exact(g.alpha), c.parameter("alpha"));
   if (given_mesh) {
-    DGK_THROW_IF(io::mesh_fingerprint(*given_mesh) != io::mesh_fingerprint(c.mesh),
-                 "--mesh " << g.mesh << " (" << given_mesh->num_elements() << " elements) is not the mesh of checkpoint '"
-                           << c.path << "' (" << c.parameter("mesh") << ", " << c.mesh.num_elements() << " elements)");
+    const bool tri = c.dimension == 2;
+    DGK_THROW_IF(*given_mesh != (tri ? io::mesh_fingerprint(c.tri_mesh) : io::mesh_fingerprint(c.mesh)),
+                 "--mesh " << g.mesh << " (" << given_elements << " elements) is not the mesh of checkpoint '" << c.path
+                           << "' (" << c.parameter("mesh") << ", "
+                           << (tri ? c.tri_mesh.num_elements() : c.mesh.num_elements()) << " elements)");
   }
   CaseOptions o;
   o.name = c.case_name;
@@ -79,6 +87,7 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, const me
   o.initial = c.parameter("initial");
   o.bc = split_lines(c.parameter("bc"));
   o.final_time = c.final_time;
+  o.alpha = std::stod(c.parameter("alpha"));
   o.backend = g.backend;
   return o;
 }
@@ -110,16 +119,27 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
 
   // The case: from the options, or from a checkpoint.
   std::optional<io::Checkpoint> ckpt;
-  std::unique_ptr<TetCase> cs;
+  std::unique_ptr<physics::Case> cs;
   if (!s.restart.empty()) {
     ckpt = io::read_checkpoint(s.restart);
-    std::optional<mesh::TetMesh> given_mesh;
-    if (s.given.count("mesh")) given_mesh = mesh::load_tet_mesh(s.case_options.mesh);
-    const CaseOptions o = options_from(*ckpt, s, given_mesh ? &*given_mesh : nullptr);
-    cs = std::make_unique<TetCase>(o, ckpt->mesh);
+    std::optional<std::uint64_t> given_mesh;
+    long long given_elements = 0;
+    if (s.given.count("mesh")) {
+      if (ckpt->dimension == 2) {
+        const auto m = mesh::load_tri_mesh(s.case_options.mesh);
+        given_mesh = io::mesh_fingerprint(m);
+        given_elements = m.num_elements();
+      } else {
+        const auto m = mesh::load_tet_mesh(s.case_options.mesh);
+        given_mesh = io::mesh_fingerprint(m);
+        given_elements = m.num_elements();
+      }
+    }
+    const CaseOptions o = options_from(*ckpt, s, given_mesh, given_elements);
+    cs = ckpt->dimension == 2 ? physics::make_case(o, ckpt->tri_mesh) : physics::make_case(o, ckpt->mesh);
     cs->simulation().load_state(ckpt->state, ckpt->time);
   } else {
-    cs = std::make_unique<TetCase>(s.case_options);
+    cs = physics::make_case(s.case_options);
   }
   auto& sim = cs->simulation();
   const CaseOptions& o = cs->options();
@@ -152,7 +172,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
 
   out << "dgk run " << o.name << ": order " << sim.order() << ", mesh " << o.mesh << " (" << sim.num_elements()
       << " elements, " << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << ", "
-      << physics::to_string(cs->kernels()) << " kernels\n"
+      << cs->kernel_summary() << " kernels\n"
       << "  initial:  " << cs->initial_summary() << "\n"
       << "  boundary: " << cs->bc_summary() << "\n";
   if (ckpt)
@@ -166,11 +186,17 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   Kokkos::Timer io_timer;
   std::unique_ptr<io::OutputWriter> output;
   if (!s.output.empty()) {
-    const auto ref = basis::make_tet_nodal(sim.order());
     std::vector<std::string> fields;
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
-    output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(cs->mesh(), ref, sim.material_names()), o.name,
-                                                sim.order(), fields, ref.np);
+    if (cs->tet_mesh()) {
+      const auto ref = basis::make_tet_nodal(sim.order());
+      output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names()),
+                                                  o.name, sim.order(), fields, ref.np);
+    } else {
+      const auto ref = basis::make_tri_nodal(sim.order());
+      output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names()),
+                                                  o.name, sim.order(), fields, ref.np);
+    }
   }
   auto write_output = [&](long long step) {
     io_timer.reset();
@@ -191,7 +217,9 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     c.dt = dt;
     c.final_time = final_time;
     c.parameters = parameters_of(o);
-    c.mesh = cs->mesh();
+    c.dimension = cs->dimension();
+    if (cs->tet_mesh()) c.mesh = *cs->tet_mesh();
+    else c.tri_mesh = *cs->tri_mesh();
     c.state = sim.save_state();
     io::write_checkpoint(s.checkpoint, c);
     io_seconds += io_timer.seconds();
@@ -233,7 +261,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   io::Report& r = result.report;
   r.set("case", o.name);
   r.set("basis", o.basis);
-  r.set("kernels", physics::to_string(cs->kernels()));
+  r.set("kernels", cs->kernel_summary());
   r.set("order", sim.order());
   r.set("mesh", o.mesh);
   r.set("elements", sim.num_elements());

@@ -9,7 +9,7 @@
 
 #include "dgk/core/simulation.hpp"
 #include "dgk/io/report.hpp"
-#include "dgk/physics/tet_case.hpp"
+#include "dgk/physics/case.hpp"
 #include "progress.hpp"
 
 namespace dgk::app {

@@ -1,6 +1,7 @@
 #include "dgk/io/checkpoint.hpp"
 
 #include <cstdio>
+#include <type_traits>
 #include <sstream>
 
 #include "dgk/core/error.hpp"
@@ -28,6 +29,102 @@ std::uint64_t hash_mesh(const mesh::TetMesh& m) {
   return h;
 }
 
+std::uint64_t hash_mesh(const mesh::TriMesh& m) {
+  std::uint64_t h = fnv1a(m.vertices.data(), m.vertices.size() * sizeof(m.vertices[0]));
+  h = fnv1a(m.elements.data(), m.elements.size() * sizeof(m.elements[0]), h);
+  h = fnv1a(m.material.data(), m.material.size() * sizeof(m.material[0]), h);
+  for (const auto& f : m.boundary_edges) {
+    h = fnv1a(f.vertices.data(), sizeof(f.vertices), h);
+    h = fnv1a(&f.tag, sizeof(f.tag), h);
+  }
+  return h;
+}
+
+#ifdef DGK_HAS_HDF5
+// The mesh arrays of either kind, written and read the same way: vertices (V x d), elements
+// (K x d+1), material (K x 2), region (K), boundary facets (F x d+1: d vertices and the tag).
+template <class Mesh>
+void write_mesh(const h5::File& f, const Mesh& m, int d) {
+  const auto V = static_cast<std::uint64_t>(m.vertices.size()), K = static_cast<std::uint64_t>(m.elements.size());
+  const auto nv = static_cast<std::uint64_t>(d + 1);
+  h5::write(f, "/mesh/vertices", h5::Type::Float64, m.vertices.data(), {V, static_cast<std::uint64_t>(d)});
+  h5::write(f, "/mesh/elements", h5::Type::Int32, m.elements.data(), {K, nv});
+  h5::write(f, "/mesh/material", h5::Type::Float64, m.material.data(), {K, 2});
+  std::vector<int> region = m.region;
+  region.resize(m.elements.size(), 0);
+  h5::write(f, "/mesh/region", region, {K});
+  std::vector<int> faces;
+  std::uint64_t F = 0;
+  auto add = [&](const auto& bf) {
+    faces.insert(faces.end(), bf.vertices.begin(), bf.vertices.end());
+    faces.push_back(bf.tag);
+    ++F;
+  };
+  if constexpr (std::is_same_v<Mesh, mesh::TetMesh>) {
+    for (const auto& bf : m.boundary_faces) add(bf);
+  } else {
+    for (const auto& bf : m.boundary_edges) add(bf);
+  }
+  h5::write(f, "/mesh/boundary_faces", faces, {F, nv});
+  std::string names;
+  for (const auto& n : m.boundary_names) names += (names.empty() ? "" : "\n") + n;
+  h5::set_attr(f, "/mesh", "dimension", static_cast<long long>(d));
+  h5::set_attr(f, "/mesh", "boundary_names", names);
+  h5::set_attr(f, "/mesh", "source", m.source);
+  h5::set_attr(f, "/mesh", "fingerprint", static_cast<long long>(hash_mesh(m)));
+}
+
+template <class Mesh>
+void read_mesh(const h5::File& f, Mesh& m, int d, const std::string& path) {
+  const std::size_t nv = static_cast<std::size_t>(d + 1), dd = static_cast<std::size_t>(d);
+  h5::Shape s;
+  const auto verts = h5::read<double>(f, "/mesh/vertices", &s, 2, d);
+  m.vertices.resize(s.dims[0]);
+  for (std::size_t i = 0; i < m.vertices.size(); ++i)
+    for (std::size_t k = 0; k < dd; ++k) m.vertices[i][k] = verts[dd * i + k];
+  const auto elems = h5::read<int>(f, "/mesh/elements", &s, 2, d + 1);
+  const std::size_t K = s.dims[0];
+  m.elements.resize(K);
+  for (std::size_t e = 0; e < K; ++e)
+    for (std::size_t k = 0; k < nv; ++k) {
+      const int v = elems[nv * e + k];
+      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
+                   "checkpoint '" << path << "': element " << e << " refers to vertex " << v << " of " << m.num_vertices());
+      m.elements[e][k] = v;
+    }
+  const auto mat = h5::read<double>(f, "/mesh/material", &s, 2, 2);
+  DGK_THROW_IF(s.dims[0] != K, "checkpoint '" << path << "': " << s.dims[0] << " materials for " << K << " elements");
+  m.material.resize(K);
+  for (std::size_t e = 0; e < K; ++e) m.material[e] = {mat[2 * e], mat[2 * e + 1]};
+  m.region = h5::read<int>(f, "/mesh/region", &s, 1);
+  DGK_THROW_IF(m.region.size() != K, "checkpoint '" << path << "': " << m.region.size() << " regions for " << K << " elements");
+  std::istringstream names(h5::attr_string(f, "/mesh", "boundary_names"));
+  m.boundary_names.clear();
+  for (std::string line; std::getline(names, line);) m.boundary_names.push_back(line);
+  const auto faces = h5::read<int>(f, "/mesh/boundary_faces", &s, 2, d + 1);
+  const std::size_t F = s.dims[0];
+  auto fill = [&](auto& list) {
+    list.resize(F);
+    for (std::size_t i = 0; i < F; ++i) {
+      auto& bf = list[i];
+      for (std::size_t k = 0; k < dd; ++k) {
+        const int v = faces[nv * i + k];
+        DGK_THROW_IF(v < 0 || v >= m.num_vertices(), "checkpoint '" << path << "': boundary face " << i << " refers to vertex " << v);
+        bf.vertices[k] = v;
+      }
+      bf.tag = faces[nv * i + dd];
+      DGK_THROW_IF(bf.tag < 0 || bf.tag >= static_cast<int>(m.boundary_names.size()),
+                   "checkpoint '" << path << "': boundary face " << i << " has tag " << bf.tag << " without a name");
+    }
+  };
+  if constexpr (std::is_same_v<Mesh, mesh::TetMesh>) fill(m.boundary_faces);
+  else fill(m.boundary_edges);
+  m.source = h5::attr_string(f, "/mesh", "source");
+  DGK_THROW_IF(static_cast<std::uint64_t>(h5::attr_int(f, "/mesh", "fingerprint")) != hash_mesh(m),
+               "checkpoint '" << path << "': the stored mesh does not match its fingerprint (damaged file)");
+}
+#endif
+
 }  // namespace
 
 const std::string& Checkpoint::parameter(const std::string& name) const {
@@ -37,6 +134,7 @@ const std::string& Checkpoint::parameter(const std::string& name) const {
 }
 
 std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh) { return hash_mesh(mesh); }
+std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh) { return hash_mesh(mesh); }
 
 #ifdef DGK_HAS_HDF5
 
@@ -61,28 +159,10 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     h5::group(f, "/parameters", true);
     for (const auto& kv : c.parameters) h5::set_attr(f, "/parameters", kv.first, kv.second);
 
-    const auto& m = c.mesh;
+    DGK_THROW_IF(c.dimension != 2 && c.dimension != 3, "checkpoint: dimension " << c.dimension);
     h5::group(f, "/mesh", true);
-    const auto V = static_cast<std::uint64_t>(m.vertices.size()), K = static_cast<std::uint64_t>(m.elements.size()),
-               F = static_cast<std::uint64_t>(m.boundary_faces.size());
-    h5::write(f, "/mesh/vertices", h5::Type::Float64, m.vertices.data(), {V, 3});
-    h5::write(f, "/mesh/elements", h5::Type::Int32, m.elements.data(), {K, 4});
-    h5::write(f, "/mesh/material", h5::Type::Float64, m.material.data(), {K, 2});
-    std::vector<int> region = m.region;
-    region.resize(m.elements.size(), 0);
-    h5::write(f, "/mesh/region", region, {K});
-    std::vector<int> faces;
-    faces.reserve(F * 4);
-    for (const auto& bf : m.boundary_faces) {
-      faces.insert(faces.end(), bf.vertices.begin(), bf.vertices.end());
-      faces.push_back(bf.tag);
-    }
-    h5::write(f, "/mesh/boundary_faces", faces, {F, 4});
-    std::string names;
-    for (const auto& n : m.boundary_names) names += (names.empty() ? "" : "\n") + n;
-    h5::set_attr(f, "/mesh", "boundary_names", names);
-    h5::set_attr(f, "/mesh", "source", m.source);
-    h5::set_attr(f, "/mesh", "fingerprint", static_cast<long long>(hash_mesh(m)));
+    if (c.dimension == 3) write_mesh(f, c.mesh, 3);
+    else write_mesh(f, c.tri_mesh, 2);
 
     h5::group(f, "/state", true);
     std::string order_of_arrays;
@@ -130,48 +210,10 @@ Checkpoint read_checkpoint(const std::string& path) {
   for (const auto& name : h5::attr_names(f, "/parameters"))
     c.parameters.emplace_back(name, h5::attr_string(f, "/parameters", name));
 
-  auto& m = c.mesh;
-  h5::Shape s;
-  const auto verts = h5::read<double>(f, "/mesh/vertices", &s, 2, 3);
-  m.vertices.resize(s.dims[0]);
-  for (std::size_t i = 0; i < m.vertices.size(); ++i)
-    for (int d = 0; d < 3; ++d) m.vertices[i][static_cast<std::size_t>(d)] = verts[3 * i + static_cast<std::size_t>(d)];
-  const auto elems = h5::read<int>(f, "/mesh/elements", &s, 2, 4);
-  const std::size_t K = s.dims[0];
-  m.elements.resize(K);
-  for (std::size_t e = 0; e < K; ++e)
-    for (int k = 0; k < 4; ++k) {
-      const int v = elems[4 * e + static_cast<std::size_t>(k)];
-      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
-                   "checkpoint '" << path << "': element " << e << " refers to vertex " << v << " of " << m.num_vertices());
-      m.elements[e][static_cast<std::size_t>(k)] = v;
-    }
-  const auto mat = h5::read<double>(f, "/mesh/material", &s, 2, 2);
-  DGK_THROW_IF(s.dims[0] != K, "checkpoint '" << path << "': " << s.dims[0] << " materials for " << K << " elements");
-  m.material.resize(K);
-  for (std::size_t e = 0; e < K; ++e) m.material[e] = {mat[2 * e], mat[2 * e + 1]};
-  m.region = h5::read<int>(f, "/mesh/region", &s, 1);
-  DGK_THROW_IF(m.region.size() != K, "checkpoint '" << path << "': " << m.region.size() << " regions for " << K << " elements");
-  std::istringstream names(h5::attr_string(f, "/mesh", "boundary_names"));
-  m.boundary_names.clear();
-  for (std::string line; std::getline(names, line);) m.boundary_names.push_back(line);
-  const auto faces = h5::read<int>(f, "/mesh/boundary_faces", &s, 2, 4);
-  m.boundary_faces.resize(s.dims[0]);
-  for (std::size_t i = 0; i < m.boundary_faces.size(); ++i) {
-    auto& bf = m.boundary_faces[i];
-    for (int k = 0; k < 3; ++k) {
-      const int v = faces[4 * i + static_cast<std::size_t>(k)];
-      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
-                   "checkpoint '" << path << "': boundary face " << i << " refers to vertex " << v);
-      bf.vertices[static_cast<std::size_t>(k)] = v;
-    }
-    bf.tag = faces[4 * i + 3];
-    DGK_THROW_IF(bf.tag < 0 || bf.tag >= static_cast<int>(m.boundary_names.size()),
-                 "checkpoint '" << path << "': boundary face " << i << " has tag " << bf.tag << " without a name");
-  }
-  m.source = h5::attr_string(f, "/mesh", "source");
-  DGK_THROW_IF(static_cast<std::uint64_t>(h5::attr_int(f, "/mesh", "fingerprint")) != hash_mesh(m),
-               "checkpoint '" << path << "': the stored mesh does not match its fingerprint (damaged file)");
+  c.dimension = h5::has_attr(f, "/mesh", "dimension") ? static_cast<int>(h5::attr_int(f, "/mesh", "dimension")) : 3;
+  DGK_THROW_IF(c.dimension != 2 && c.dimension != 3, "checkpoint '" << path << "': mesh dimension " << c.dimension);
+  if (c.dimension == 3) read_mesh(f, c.mesh, 3, path);
+  else read_mesh(f, c.tri_mesh, 2, path);
 
   std::istringstream arrays(h5::attr_string(f, "/state", "arrays"));
   for (std::string name; std::getline(arrays, name);) {

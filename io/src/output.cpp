@@ -72,6 +72,50 @@ OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& re
   return out;
 }
 
+OutputMesh make_output_mesh(const mesh::TriMesh& mesh, const basis::TriNodal& ref,
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition) {
+  DGK_THROW_IF(material_names.size() > 2, "make_output_mesh: at most two material coefficients per element");
+  DGK_THROW_IF(!partition.empty() && partition.size() != mesh.elements.size(),
+               "make_output_mesh: " << partition.size() << " partition ids for " << mesh.num_elements() << " elements");
+  OutputMesh out;
+  out.dimension = 2;
+  out.nodes_per_cell = 3;
+  const int K = mesh.num_elements(), np = ref.np;
+  const auto nodes = mesh::node_coordinates(mesh, ref);
+  out.points.resize(static_cast<std::size_t>(K) * np * 3, 0.0);
+  for (std::size_t g = 0; g < nodes.x.size(); ++g) {
+    out.points[3 * g] = nodes.x[g];
+    out.points[3 * g + 1] = nodes.y[g];
+  }
+  const auto sub = basis::tri_sub_cells(ref.order);
+  out.cell_data.resize(material_names.size());
+  for (std::size_t m = 0; m < material_names.size(); ++m) out.cell_data[m].first = material_names[m];
+  for (int e = 0; e < K; ++e)
+    for (const auto& c : sub) {
+      for (int v : c) out.cells.push_back(e * np + v);
+      out.element.push_back(e);
+      out.partition.push_back(partition.empty() ? 0 : partition[static_cast<std::size_t>(e)]);
+      for (std::size_t m = 0; m < material_names.size(); ++m)
+        out.cell_data[m].second.push_back(mesh.material[static_cast<std::size_t>(e)][m]);
+    }
+  const auto conn = mesh::connect(mesh);
+  for (int e = 0; e < K; ++e)
+    for (int f = 0; f < 3; ++f) {
+      if (conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)] >= 0) continue;
+      for (int k = 0; k < 2; ++k) {
+        const int v = mesh.elements[static_cast<std::size_t>(e)][static_cast<std::size_t>(
+            basis::tri_edge_vertices[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)])];
+        out.boundary_cells.push_back(static_cast<int>(out.boundary_points.size() / 3));
+        out.boundary_points.push_back(mesh.vertices[static_cast<std::size_t>(v)][0]);
+        out.boundary_points.push_back(mesh.vertices[static_cast<std::size_t>(v)][1]);
+        out.boundary_points.push_back(0.0);
+      }
+      out.boundary_tag.push_back(conn.bc_tag[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)]);
+    }
+  out.boundary_names = mesh.boundary_names;
+  return out;
+}
+
 #ifdef DGK_HAS_HDF5
 
 namespace {

@@ -69,7 +69,7 @@ double max_stable_cfl(int order, const std::string& name) {
   // over 8 time units, found by bisection on box:1 with a pulse (tests/physics stability
   // sweeps); 10% is kept in reserve for less regular meshes.
   static constexpr double maxwell[10] = {0, 1.218, 1.665, 2.075, 2.316, 2.529, 2.69, 2.8, 2.895, 2.976};
-  static constexpr double acoustic[10] = {0, 1.218, 1.665, 2.075, 2.316, 2.529, 2.69, 2.8, 2.895, 2.976};
+  static constexpr double acoustic[10] = {0, 1.223, 1.591, 2.011, 2.210, 2.453, 2.566, 2.722, 2.794, 2.886};
   if (name == "acoustic3d") return 0.9 * acoustic[order];
   return 0.9 * maxwell[order];
 }
@@ -93,7 +93,7 @@ std::unique_ptr<Simulation> make_tet_solver(const std::string& name, Backend bac
 }
 
 TetCase::TetCase(const CaseOptions& options)
-    : TetCase(options, mesh::load_tet_mesh(options.mesh)) {}
+    : TetCase(options, mesh::load_tet_mesh(options.mesh.empty() ? "box:6" : options.mesh)) {}
 
 TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
     : m_options(options), m_mesh(std::move(mesh)) {
@@ -101,6 +101,7 @@ TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
 }
 
 void TetCase::setup() {
+  if (m_options.mesh.empty()) m_options.mesh = m_mesh.source;
   const auto& o = m_options;
   const bool maxwell = o.name == "maxwell3d";
   DGK_THROW_IF(!maxwell && o.name != "acoustic3d",

@@ -41,8 +41,11 @@ std::string error_of(F&& f) {
   return "(no error)";
 }
 
-RunSettings small_run(const std::string& backend, const std::string& precision) {
+// A short run of a case: maxwell3d with mixed walls by default; "acoustic3d" in the Bernstein
+// basis, or "maxwell2d" on a jittered mesh.
+RunSettings small_run(const std::string& backend, const std::string& precision, const std::string& name = "maxwell3d") {
   RunSettings s;
+  s.case_options.name = name;
   s.case_options.order = 3;
   s.case_options.mesh = "box:2";
   s.case_options.precision = precision;
@@ -50,19 +53,28 @@ RunSettings small_run(const std::string& backend, const std::string& precision) 
   s.case_options.final_time = 0.3;
   s.case_options.initial = "pulse:0.4,0.5,0.6,0.25";
   s.case_options.bc = {"xmin=pmc", "zmax=absorbing"};
+  if (name == "acoustic3d") {
+    s.case_options.basis = "bernstein";
+    s.case_options.bc = {"xmin=wall"};
+  } else if (name == "maxwell2d") {
+    s.case_options.mesh = "rect:4,jitter=0.1";
+    s.case_options.initial = "pulse:0.4,0.5,0.25";
+    s.case_options.bc = {"xmax=absorbing"};
+  }
   s.progress = dgk::app::Progress::Mode::Quiet;
   return s;
 }
 
 // Interrupted at a step and restarted from the checkpoint, a run ends bitwise where the
 // uninterrupted run ends, on the same backend and precision.
-void expect_restart_is_bitwise(const std::string& backend, const std::string& precision) {
+void expect_restart_is_bitwise(const std::string& backend, const std::string& precision,
+                               const std::string& name = "maxwell3d") {
   if (!dgk::io::hdf5_available()) GTEST_SKIP() << "built without HDF5";
   std::ostringstream log;
-  const auto full = dgk::app::run_case(small_run(backend, precision), log);
+  const auto full = dgk::app::run_case(small_run(backend, precision, name), log);
   ASSERT_GT(full.steps, 8);
 
-  RunSettings first = small_run(backend, precision);
+  RunSettings first = small_run(backend, precision, name);
   first.checkpoint = temp_path(backend + precision + ".h5");
   first.checkpoint_every = 3;
   first.stop_at_step = full.steps / 2;
@@ -79,7 +91,7 @@ void expect_restart_is_bitwise(const std::string& backend, const std::string& pr
   for (std::size_t a = 0; a < full.final_state.size(); ++a) {
     EXPECT_EQ(resumed.final_state[a].name, full.final_state[a].name);
     EXPECT_TRUE(resumed.final_state[a].bytes == full.final_state[a].bytes)
-        << full.final_state[a].name << " differs after the restart (" << backend << ", " << precision << ")";
+        << full.final_state[a].name << " differs after the restart (" << name << ", " << backend << ", " << precision << ")";
   }
   std::remove(first.checkpoint.c_str());
 }
@@ -88,6 +100,8 @@ TEST(Restart, BitwiseOnSerial) {
 #ifdef KOKKOS_ENABLE_SERIAL
   expect_restart_is_bitwise("serial", "double");
   expect_restart_is_bitwise("serial", "float");
+  expect_restart_is_bitwise("serial", "double", "acoustic3d");
+  expect_restart_is_bitwise("serial", "float", "maxwell2d");
 #else
   GTEST_SKIP() << "no Serial backend";
 #endif
@@ -97,6 +111,8 @@ TEST(Restart, BitwiseOnOpenMP) {
 #ifdef KOKKOS_ENABLE_OPENMP
   expect_restart_is_bitwise("openmp", "double");
   expect_restart_is_bitwise("openmp", "float");
+  expect_restart_is_bitwise("openmp", "float", "acoustic3d");
+  expect_restart_is_bitwise("openmp", "double", "maxwell2d");
 #else
   GTEST_SKIP() << "no OpenMP backend";
 #endif

@@ -3,10 +3,10 @@
 //   /                 attributes format ("dgk checkpoint"), format_version, case, basis, order,
 //                     precision, backend, step, steps, time, dt, final_time, dgk_version
 //   /parameters       one string attribute per case parameter (cfl, initial, boundary, ...)
-//   /mesh/vertices    float64 (V, 3)      /mesh/elements int32 (K, 4)
+//   /mesh/vertices    float64 (V, d)      /mesh/elements int32 (K, d + 1)   (d = dimension)
 //   /mesh/material    float64 (K, 2)      /mesh/region   int32 (K)
-//   /mesh/boundary_faces int32 (F, 4): three vertices and the tag
-//   /mesh             attributes source, boundary_names (newline separated), fingerprint
+//   /mesh/boundary_faces int32 (F, d + 1): the face's d vertices and its tag
+//   /mesh             attributes dimension, source, boundary_names (newline separated), fingerprint
 //   /state/<name>     the solver's arrays in the run's precision, attribute fnv1a64 (checksum)
 // The file is written next to its destination and renamed over it, so an interrupted write
 // leaves the previous checkpoint intact.
@@ -19,6 +19,7 @@
 
 #include "dgk/core/simulation.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/mesh/tri_mesh.hpp"
 
 namespace dgk::io {
 
@@ -37,7 +38,10 @@ struct Checkpoint {
   double time = 0, dt = 0, final_time = 0;
   /// Case parameters as text, in a fixed order chosen by the case.
   std::vector<std::pair<std::string, std::string>> parameters;
+  /// The mesh: tetrahedra (dimension 3) or triangles (dimension 2).
+  int dimension = 3;
   mesh::TetMesh mesh;
+  mesh::TriMesh tri_mesh;
   std::vector<StateArray> state;
 
   /// The value of a parameter; throws dgk::Error naming the file when it is missing.
@@ -54,5 +58,6 @@ Checkpoint read_checkpoint(const std::string& path);
 /// A hash of the mesh's vertices, elements, materials and boundary faces: two meshes with the
 /// same fingerprint are the same mesh.
 std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh);
+std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh);
 
 }  // namespace dgk::io

@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "dgk/basis/tetrahedron.hpp"
+#include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/mesh/tri_mesh.hpp"
 
 namespace dgk::io {
 
@@ -44,6 +46,10 @@ struct OutputMesh {
 /// e), material coefficients named `material_names` per sub-cell, partition 0 (or `partition`
 /// per element when given), and the boundary faces with their tags.
 OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& ref,
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition = {});
+
+/// The same in 2D: N^2 sub-triangles per element, points with z = 0, boundary edges.
+OutputMesh make_output_mesh(const mesh::TriMesh& mesh, const basis::TriNodal& ref,
                             const std::vector<std::string>& material_names, const std::vector<int>& partition = {});
 
 /// Writes a time series. Fields are given per element, field and node (the layout of

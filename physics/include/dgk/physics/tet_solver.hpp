@@ -19,6 +19,7 @@
 
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/backends/memory.hpp"
+#include "dgk/basis/bernstein_tet.hpp"
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
@@ -26,6 +27,8 @@
 #include "dgk/core/math.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/simulation.hpp"
+#include "dgk/kernels/bernstein_tet/kernels.hpp"
+#include "dgk/kernels/nodal_tet/blocked.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
@@ -58,8 +61,10 @@ class TetSolver final : public Simulation {
   TetSolver(const ExecutionSpace& space, int order, const mesh::TetMesh& mesh, const std::vector<int>& bc_of_tag,
             const TetKernels& kernels = {})
       : m_space(space), m_order(order), m_kernels(kernels), m_ref(basis::make_tet_nodal(order)) {
-    DGK_THROW_IF(kernels.basis != TetBasis::Nodal || kernels.family != TetKernelFamily::Thread,
-                 "kernels '" << to_string(kernels) << "' are not built into this dgk");
+    if (bernstein()) {
+      m_bb = std::make_unique<basis::TetBernstein>(basis::make_tet_bernstein(order));
+      m_bops = kernels::bernstein_tet::make_operators<Real, Mem>(*m_bb);
+    }
     // Fail early, before any host work, for an order without compiled kernels.
     dispatch_order(order, [](auto) {});
     const auto conn = mesh::connect(mesh);
@@ -154,13 +159,30 @@ class TetSolver final : public Simulation {
 
   // --- stages, separately callable -----------------------------------------------------------
   void volume() const {
-    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().volume(m_space, m_shape.volume_team); });
+    dispatch_order(m_order, [&](auto n) {
+      constexpr int N = decltype(n)::value;
+      switch (m_kernels.family) {
+        case TetKernelFamily::Thread: kernels_for<N>().volume(m_space, m_shape.volume_team); break;
+        case TetKernelFamily::Blocked: blocked_for<N>().volume(m_space); break;
+        default: bernstein_for<N>().volume(m_space, m_shape.volume_team); break;
+      }
+    });
   }
+  /// The flux gather is the same for both bases: Bernstein face coefficients sit at the nodal
+  /// face positions (fmask) and the numerical flux is linear in the traces.
   void surface() const {
     dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team); });
   }
   void lift() const {
-    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().lift(m_space, m_shape.lift_team); });
+    dispatch_order(m_order, [&](auto n) {
+      constexpr int N = decltype(n)::value;
+      switch (m_kernels.family) {
+        case TetKernelFamily::Thread: kernels_for<N>().lift(m_space, m_shape.lift_team); break;
+        case TetKernelFamily::Blocked: blocked_for<N>().lift(m_space); break;
+        case TetKernelFamily::Sparse: bernstein_for<N>().lift_sparse(m_space, m_shape.lift_team); break;
+        case TetKernelFamily::Optimal: bernstein_for<N>().lift_optimal(m_space, m_shape.lift_team); break;
+      }
+    });
   }
   void update(double a, double b, double dt) const {
     kernels::nodal_tet::lserk_update(m_space, m_q, m_res, m_rhs, Real(a), Real(b), Real(dt));
@@ -193,12 +215,18 @@ class TetSolver final : public Simulation {
     auto h = Kokkos::create_mirror_view(m_q);
     const int K = m_mesh.num_elements, np = m_ref.np;
     double v[nf];
-    for (int e = 0; e < K; ++e)
+    for (int e = 0; e < K; ++e) {
+      Eigen::MatrixXd values(np, nf);
       for (int i = 0; i < np; ++i) {
         const std::size_t g = static_cast<std::size_t>(e) * np + i;
         f(m_nodes.x[g], m_nodes.y[g], m_nodes.z[g], t, v);
-        for (int c = 0; c < nf; ++c) h(e, c, i) = Real(v[c]);
+        for (int c = 0; c < nf; ++c) values(i, c) = v[c];
       }
+      // Bernstein: the interpolant's coefficients, converted in double and rounded once.
+      if (bernstein()) values = m_bb->VBinv * values;
+      for (int i = 0; i < np; ++i)
+        for (int c = 0; c < nf; ++c) h(e, c, i) = Real(values(i, c));
+    }
     Kokkos::deep_copy(m_q, h);
     Kokkos::deep_copy(m_res, Real(0));
     m_time = t;
@@ -257,6 +285,13 @@ class TetSolver final : public Simulation {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
     std::vector<double> out(h.size());
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
+    if (bernstein()) {
+      // Values at the nodes from the coefficients, in double: [element][field][node].
+      const int np = m_ref.np;
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> all(out.data(),
+                                                                                          m_mesh.num_elements * nf, np);
+      all = (all * m_bb->VB.transpose()).eval();
+    }
     return out;
   }
 
@@ -358,6 +393,17 @@ class TetSolver final : public Simulation {
   kernels::nodal_tet::TeamKernels<N, Physics, ExecutionSpace, Real> kernels_for() const {
     return {m_ops, m_mesh, m_q, m_rhs, m_flux};
   }
+  template <int N>
+  kernels::nodal_tet::BlockedKernels<N, Physics, ExecutionSpace, Real> blocked_for() const {
+    kernels::nodal_tet::BlockedKernels<N, Physics, ExecutionSpace, Real> k{m_ops, m_mesh, m_q, m_rhs, m_flux};
+    if (m_kernels.elements_per_team > 0) k.elements_per_team = m_kernels.elements_per_team;
+    return k;
+  }
+  template <int N>
+  kernels::bernstein_tet::TeamKernels<N, Physics, ExecutionSpace, Real> bernstein_for() const {
+    return {m_bops, m_mesh, m_q, m_rhs, m_flux};
+  }
+  bool bernstein() const { return m_kernels.basis == TetBasis::Bernstein; }
 
   // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ), with v filled per element node by `fill`.
   template <class Fill>
@@ -389,6 +435,8 @@ class TetSolver final : public Simulation {
   std::vector<std::array<double, 2>> m_material;
   kernels::nodal_tet::LaunchShape m_shape;
   kernels::nodal_tet::Operators<Real, Mem> m_ops;
+  std::unique_ptr<basis::TetBernstein> m_bb;  ///< Bernstein basis only
+  kernels::bernstein_tet::Operators<Real, Mem> m_bops;
   kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
   FieldView m_q, m_res, m_rhs, m_flux;
   double m_time = 0.0;
