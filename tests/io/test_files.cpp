@@ -21,6 +21,7 @@
 #include "dgk/io/output.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/mesh/tri_mesh.hpp"
 
 namespace {
 
@@ -261,6 +262,41 @@ TEST_F(Files, OutputReadsBackAndValidates) {
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 #else
   GTEST_SKIP() << "xmllint not found at configure time: the XDMF was not validated";
+#endif
+  std::remove(path.c_str());
+  std::remove(w.xdmf_path().c_str());
+}
+
+// Triangles: N^2 sub-triangles per element at z = 0, boundary edges, and a valid XDMF.
+TEST_F(Files, TriangleOutputReadsBackAndValidates) {
+  dgk::mesh::RectangleSpec spec;
+  spec.cells = {3, 2};
+  const auto mesh = dgk::mesh::make_rectangle(spec);
+  const int order = 4;
+  const auto ref = dgk::basis::make_tri_nodal(order);
+  const int K = mesh.num_elements(), np = ref.np;
+  const std::string path = temp_path("tri_output.h5");
+  dgk::io::OutputWriter w(path, dgk::io::make_output_mesh(mesh, ref, {"epsilon", "mu"}), "maxwell2d", order,
+                          {"Hx", "Hy", "Ez"}, np);
+  std::vector<double> f(static_cast<std::size_t>(K) * 3 * np);
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = std::cos(0.1 * i);
+  w.write(5, 0.5, f);
+  const auto r = dgk::io::read_output(path);
+  EXPECT_EQ(r.mesh.dimension, 2);
+  EXPECT_EQ(r.mesh.nodes_per_cell, 3);
+  EXPECT_EQ(r.mesh.num_points(), static_cast<long long>(K) * np);
+  EXPECT_EQ(r.mesh.num_cells(), static_cast<long long>(K) * order * order);
+  for (long long p = 0; p < r.mesh.num_points(); ++p) EXPECT_EQ(r.mesh.points[static_cast<std::size_t>(3 * p + 2)], 0.0);
+  // The boundary of a 3 x 2 rectangle: 10 edges of two points.
+  EXPECT_EQ(r.mesh.boundary_tag.size(), 10u);
+  EXPECT_EQ(r.mesh.boundary_cells.size(), 20u);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].fields[2].first, "Ez");
+  EXPECT_EQ(r.steps[0].fields[2].second[static_cast<std::size_t>(np + 1)], f[(1 * 3 + 2) * static_cast<std::size_t>(np) + 1]);
+#if defined(DGK_XMLLINT) && defined(DGK_XDMF_DTD)
+  const std::string cmd =
+      std::string(DGK_XMLLINT) + " --noout --dtdvalid " + DGK_XDMF_DTD + " " + w.xdmf_path() + " 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 #endif
   std::remove(path.c_str());
   std::remove(w.xdmf_path().c_str());
