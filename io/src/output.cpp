@@ -21,25 +21,30 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return (has_ext ? h5_path.substr(0, dot) : h5_path) + ".xdmf";
 }
 
-OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& ref,
-                            const std::vector<std::string>& material_names, const std::vector<int>& partition) {
+namespace {
+
+// Sub-cells of every element at its nodes, materials and partitions per sub-cell, and the
+// boundary facets (faces of tetrahedra, edges of triangles) with their tags. `sub` lists the
+// sub-cells of the reference element, `facet_vertices` the local vertices of each facet.
+template <int D, class Mesh, class Ref, class Nodes, class Sub, class FacetVertices>
+OutputMesh build_output_mesh(const Mesh& mesh, const Ref& ref, const Nodes& nodes, const Sub& sub,
+                             const FacetVertices& facet_vertices, const std::vector<std::string>& material_names,
+                             const std::vector<int>& partition) {
   DGK_THROW_IF(material_names.size() > 2, "make_output_mesh: at most two material coefficients per element");
   DGK_THROW_IF(!partition.empty() && partition.size() != mesh.elements.size(),
                "make_output_mesh: " << partition.size() << " partition ids for " << mesh.num_elements() << " elements");
   OutputMesh out;
-  out.dimension = 3;
-  out.nodes_per_cell = 4;
+  out.dimension = D;
+  out.nodes_per_cell = D + 1;
   const int K = mesh.num_elements(), np = ref.np;
-  const auto nodes = mesh::node_coordinates(mesh, ref);
-  out.points.resize(static_cast<std::size_t>(K) * np * 3);
+  out.points.assign(static_cast<std::size_t>(K) * np * 3, 0.0);
   for (std::size_t g = 0; g < nodes.x.size(); ++g) {
     out.points[3 * g] = nodes.x[g];
     out.points[3 * g + 1] = nodes.y[g];
-    out.points[3 * g + 2] = nodes.z[g];
+    if constexpr (D == 3) out.points[3 * g + 2] = nodes.z[g];
   }
-  const auto sub = basis::tet_sub_cells(ref.order);
   const std::size_t C = static_cast<std::size_t>(K) * sub.size();
-  out.cells.reserve(C * 4);
+  out.cells.reserve(C * (D + 1));
   out.element.reserve(C);
   out.partition.reserve(C);
   out.cell_data.resize(material_names.size());
@@ -55,65 +60,34 @@ OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& re
       for (std::size_t m = 0; m < material_names.size(); ++m)
         out.cell_data[m].second.push_back(mesh.material[static_cast<std::size_t>(e)][m]);
     }
-  // Boundary faces as linear triangles with their tags.
   const auto conn = mesh::connect(mesh);
   for (int e = 0; e < K; ++e)
-    for (int f = 0; f < 4; ++f) {
-      if (conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)] >= 0) continue;
-      for (int k = 0; k < 3; ++k) {
-        const int v = mesh.elements[static_cast<std::size_t>(e)][static_cast<std::size_t>(
-            basis::tet_face_vertices[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)])];
+    for (int f = 0; f < D + 1; ++f) {
+      const auto ue = static_cast<std::size_t>(e), uf = static_cast<std::size_t>(f);
+      if (conn.EToE[ue][uf] >= 0) continue;
+      for (int k = 0; k < D; ++k) {
+        const auto v = static_cast<std::size_t>(mesh.elements[ue][static_cast<std::size_t>(facet_vertices[uf][static_cast<std::size_t>(k)])]);
         out.boundary_cells.push_back(static_cast<int>(out.boundary_points.size() / 3));
-        for (int d = 0; d < 3; ++d) out.boundary_points.push_back(mesh.vertices[static_cast<std::size_t>(v)][static_cast<std::size_t>(d)]);
+        for (int d = 0; d < 3; ++d) out.boundary_points.push_back(d < D ? mesh.vertices[v][static_cast<std::size_t>(d)] : 0.0);
       }
-      out.boundary_tag.push_back(conn.bc_tag[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)]);
+      out.boundary_tag.push_back(conn.bc_tag[ue][uf]);
     }
   out.boundary_names = mesh.boundary_names;
   return out;
 }
 
+}  // namespace
+
+OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& ref,
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition) {
+  return build_output_mesh<3>(mesh, ref, mesh::node_coordinates(mesh, ref), basis::tet_sub_cells(ref.order),
+                              basis::tet_face_vertices, material_names, partition);
+}
+
 OutputMesh make_output_mesh(const mesh::TriMesh& mesh, const basis::TriNodal& ref,
                             const std::vector<std::string>& material_names, const std::vector<int>& partition) {
-  DGK_THROW_IF(material_names.size() > 2, "make_output_mesh: at most two material coefficients per element");
-  DGK_THROW_IF(!partition.empty() && partition.size() != mesh.elements.size(),
-               "make_output_mesh: " << partition.size() << " partition ids for " << mesh.num_elements() << " elements");
-  OutputMesh out;
-  out.dimension = 2;
-  out.nodes_per_cell = 3;
-  const int K = mesh.num_elements(), np = ref.np;
-  const auto nodes = mesh::node_coordinates(mesh, ref);
-  out.points.resize(static_cast<std::size_t>(K) * np * 3, 0.0);
-  for (std::size_t g = 0; g < nodes.x.size(); ++g) {
-    out.points[3 * g] = nodes.x[g];
-    out.points[3 * g + 1] = nodes.y[g];
-  }
-  const auto sub = basis::tri_sub_cells(ref.order);
-  out.cell_data.resize(material_names.size());
-  for (std::size_t m = 0; m < material_names.size(); ++m) out.cell_data[m].first = material_names[m];
-  for (int e = 0; e < K; ++e)
-    for (const auto& c : sub) {
-      for (int v : c) out.cells.push_back(e * np + v);
-      out.element.push_back(e);
-      out.partition.push_back(partition.empty() ? 0 : partition[static_cast<std::size_t>(e)]);
-      for (std::size_t m = 0; m < material_names.size(); ++m)
-        out.cell_data[m].second.push_back(mesh.material[static_cast<std::size_t>(e)][m]);
-    }
-  const auto conn = mesh::connect(mesh);
-  for (int e = 0; e < K; ++e)
-    for (int f = 0; f < 3; ++f) {
-      if (conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)] >= 0) continue;
-      for (int k = 0; k < 2; ++k) {
-        const int v = mesh.elements[static_cast<std::size_t>(e)][static_cast<std::size_t>(
-            basis::tri_edge_vertices[static_cast<std::size_t>(f)][static_cast<std::size_t>(k)])];
-        out.boundary_cells.push_back(static_cast<int>(out.boundary_points.size() / 3));
-        out.boundary_points.push_back(mesh.vertices[static_cast<std::size_t>(v)][0]);
-        out.boundary_points.push_back(mesh.vertices[static_cast<std::size_t>(v)][1]);
-        out.boundary_points.push_back(0.0);
-      }
-      out.boundary_tag.push_back(conn.bc_tag[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)]);
-    }
-  out.boundary_names = mesh.boundary_names;
-  return out;
+  return build_output_mesh<2>(mesh, ref, mesh::node_coordinates(mesh, ref), basis::tri_sub_cells(ref.order),
+                              basis::tri_edge_vertices, material_names, partition);
 }
 
 #ifdef DGK_HAS_HDF5

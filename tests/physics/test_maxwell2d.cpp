@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cross_backend.hpp"
+
 #include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
@@ -473,37 +475,16 @@ TEST(Maxwell2D, CostsAndStageTimes) {
   EXPECT_EQ(sim.stages_per_step(), 5);
 }
 
-// Same run on every backend, compared with Serial in the same precision. The kernels do the
-// same arithmetic in the same order on every backend; differences come only from contraction
-// into FMAs and are bounded per stage by the length of the longest dot product (np terms) in
-// units of the precision's epsilon, accumulated over steps x stages (the scheme is stable, so
-// earlier differences do not grow).
+// Same run on every backend, compared with Serial (tolerance derived in cross_backend.hpp).
 template <class Space>
 void check_against_serial(const std::string& precision) {
-  Maxwell2DOptions o;
+  dgk::physics::CaseOptions o;
+  o.name = "maxwell2d";
   o.order = 4;
   o.mesh = "rect:3,jitter=0.2";
   o.final_time = 0.1;
   o.precision = precision;
-  o.backend = dgk::BackendOf<Space>::value;
-  Maxwell2DCase cs(o);
-  o.backend = dgk::Backend::Serial;
-  Maxwell2DCase ref(o);
-  dgk::advance(cs.simulation(), cs.steps(), cs.dt());
-  dgk::advance(ref.simulation(), ref.steps(), ref.dt());
-  EXPECT_EQ(cs.simulation().backend(), dgk::backend_name(dgk::BackendOf<Space>::value));
-  EXPECT_EQ(cs.simulation().precision(), precision);
-  const auto a = cs.simulation().host_fields(), b = ref.simulation().host_fields();
-  ASSERT_EQ(a.size(), b.size());
-  double scale = 0, diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    scale = std::max(scale, std::abs(b[i]));
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-  }
-  const double eps = precision == "float" ? std::numeric_limits<float>::epsilon() : kEps;
-  const double tol = cs.steps() * 5.0 * dgk::basis::tri_np(o.order) * eps * scale;
-  EXPECT_LE(diff, tol) << "max difference " << diff << " over " << cs.steps() << " steps";
-  EXPECT_GT(scale, 0.1);
+  dgk::testing_support::expect_agrees_with_serial<Space>(o);
 }
 
 // Determinism: the same input on the same backend gives bitwise the same fields.
