@@ -6,8 +6,8 @@
 #include <iomanip>
 #include <sstream>
 
-#include <CLI/CLI.hpp>
 #include <toml++/toml.h>
+#include <CLI/CLI.hpp>
 
 #include "dgk/core/error.hpp"
 
@@ -19,11 +19,16 @@ enum class Kind { Flag, Integer, Number, Text, TextList };
 
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::Flag: return "a boolean (true or false)";
-    case Kind::Integer: return "an integer";
-    case Kind::Number: return "a number";
-    case Kind::Text: return "a string";
-    case Kind::TextList: return "an array of strings";
+    case Kind::Flag:
+      return "a boolean (true or false)";
+    case Kind::Integer:
+      return "an integer";
+    case Kind::Number:
+      return "a number";
+    case Kind::Text:
+      return "a string";
+    case Kind::TextList:
+      return "an array of strings";
   }
   return "?";
 }
@@ -97,7 +102,7 @@ void apply_config(CLI::App& cmd, const std::string& path, std::vector<std::strin
       for (auto&& [name, cond] : *b) {
         const auto s = cond.value_exact<std::string>();
         DGK_THROW_IF(!s, where(path, name.source()) << ": boundary '" << name.str()
-                                                     << "' must be a string (e.g. \"pec\"), not a " << cond.type());
+                                                    << "' must be a string (e.g. \"pec\"), not a " << cond.type());
         file_bc.emplace_back(name.source().begin.line, std::string(name.str()) + "=" + *s);
       }
       continue;
@@ -117,12 +122,13 @@ void apply_config(CLI::App& cmd, const std::string& path, std::vector<std::strin
       DGK_THROW_IF(kind != Kind::TextList, at << ": '" << k << "' must be " << kind_name(kind) << ", not an array");
       for (const auto& item : *arr) {
         const auto t = as_text(item, kind);
-        DGK_THROW_IF(!t, where(path, item.source()) << ": '" << k << "' must be " << kind_name(kind) << "; found a "
-                                                     << item.type());
+        DGK_THROW_IF(!t, where(path, item.source())
+                             << ": '" << k << "' must be " << kind_name(kind) << "; found a " << item.type());
         inputs.push_back(*t);
       }
     } else {
-      DGK_THROW_IF(kind == Kind::TextList, at << ": '" << k << "' must be " << kind_name(kind) << "; found a " << value.type());
+      DGK_THROW_IF(kind == Kind::TextList,
+                   at << ": '" << k << "' must be " << kind_name(kind) << "; found a " << value.type());
       const auto t = as_text(value, kind);
       DGK_THROW_IF(!t, at << ": '" << k << "' must be " << kind_name(kind) << "; found a " << value.type());
       inputs.push_back(*t);

@@ -12,9 +12,12 @@ namespace {
 std::string duration(double s) {
   std::ostringstream o;
   if (!(s >= 0) || s > 1e7) return "--";
-  if (s < 60) o << std::fixed << std::setprecision(1) << s << " s";
-  else if (s < 3600) o << static_cast<int>(s / 60) << " min " << static_cast<int>(s) % 60 << " s";
-  else o << static_cast<int>(s / 3600) << " h " << static_cast<int>(s / 60) % 60 << " min";
+  if (s < 60)
+    o << std::fixed << std::setprecision(1) << s << " s";
+  else if (s < 3600)
+    o << static_cast<int>(s / 60) << " min " << static_cast<int>(s) % 60 << " s";
+  else
+    o << static_cast<int>(s / 3600) << " h " << static_cast<int>(s / 60) % 60 << " min";
   return o.str();
 }
 
@@ -41,14 +44,15 @@ std::string Progress::render(long long step, double time, double elapsed_s) cons
   if (m_mode == Mode::Bar) {
     constexpr int width = 30;
     const int fill = static_cast<int>(frac * width);
-    o << "  [" << std::string(static_cast<std::size_t>(fill), '#') << std::string(static_cast<std::size_t>(width - fill), '.')
-      << "] " << std::setw(3) << static_cast<int>(frac * 100) << "%";
+    o << "  [" << std::string(static_cast<std::size_t>(fill), '#')
+      << std::string(static_cast<std::size_t>(width - fill), '.') << "] " << std::setw(3)
+      << static_cast<int>(frac * 100) << "%";
   } else {
     o << "  " << std::setw(3) << static_cast<int>(frac * 100) << "%";
   }
   o << "  step " << step << "/" << m_last << "  t = " << std::setprecision(5) << time << "/" << m_final_time
-    << "  elapsed " << duration(elapsed_s) << "  ETA " << duration(eta) << "  " << std::fixed << std::setprecision(1) << rate
-    << " MDOF/s";
+    << "  elapsed " << duration(elapsed_s) << "  ETA " << duration(eta) << "  " << std::fixed << std::setprecision(1)
+    << rate << " MDOF/s";
   return o.str();
 }
 

@@ -39,8 +39,8 @@ std::vector<std::string> split_lines(const std::string& s) {
 
 // The case parameters a checkpoint keeps, beyond order, precision and the mesh itself.
 std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions& o) {
-  return {{"mesh", o.mesh},           {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
-          {"initial", o.initial},     {"bc", join(o.bc)},    {"kernel", o.kernel},
+  return {{"mesh", o.mesh},         {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
+          {"initial", o.initial},   {"bc", join(o.bc)},    {"kernel", o.kernel},
           {"alpha", exact(o.alpha)}};
 }
 
@@ -48,8 +48,9 @@ std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions
 CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::optional<std::uint64_t> given_mesh,
                          long long given_elements) {
   const CaseOptions& g = s.case_options;
-  DGK_THROW_IF(c.case_name != "maxwell3d" && c.case_name != "acoustic3d" && c.case_name != "maxwell2d",
-               "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', which this dgk does not know");
+  DGK_THROW_IF(
+      c.case_name != "maxwell3d" && c.case_name != "acoustic3d" && c.case_name != "maxwell2d",
+      "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', which this dgk does not know");
   DGK_THROW_IF(physics::case_dimension(c.case_name) != c.dimension,
                "checkpoint '" << c.path << "': case " << c.case_name << " with a " << c.dimension << "D mesh");
   DGK_THROW_IF(s.given.count("case") && g.name != c.case_name,
@@ -57,7 +58,8 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::opt
   auto conflict = [&](const std::string& key, const std::string& ours, const std::string& theirs) {
     DGK_THROW_IF(s.given.count(key) && ours != theirs,
                  "--" << key << " " << ours << " contradicts checkpoint '" << c.path << "', written with " << key << " "
-                      << theirs << " (leave the option out to continue that run, or start a new run without --restart)");
+                      << theirs
+                      << " (leave the option out to continue that run, or start a new run without --restart)");
   };
   conflict("order", std::to_string(g.order), std::to_string(c.order));
   conflict("precision", g.precision, c.precision);
@@ -166,7 +168,8 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   // A stop before the end, as for a job with a time limit: the run ends (and checkpoints) there.
   long long stop = last;
   if (s.stop_at_step > 0) {
-    DGK_THROW_IF(s.stop_at_step <= first, "--stop-at-step " << s.stop_at_step << " is not after the start step " << first);
+    DGK_THROW_IF(s.stop_at_step <= first,
+                 "--stop-at-step " << s.stop_at_step << " is not after the start step " << first);
     stop = std::min(last, s.stop_at_step);
   }
 
@@ -178,8 +181,8 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   if (ckpt)
     out << "  restart:  " << s.restart << " at step " << first << ", t = " << exact(ckpt->time) << " (written on "
         << ckpt->backend << ")\n";
-  out << "  steps:    " << last - first << " of dt = " << fmt(dt, 3, true) << " to t = " << final_time << " (CFL " << o.cfl
-      << ")\n";
+  out << "  steps:    " << last - first << " of dt = " << fmt(dt, 3, true) << " to t = " << final_time << " (CFL "
+      << o.cfl << ")\n";
 
   // Outputs.
   double io_seconds = 0;
@@ -190,12 +193,14 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
     if (cs->tet_mesh()) {
       const auto ref = basis::make_tet_nodal(sim.order());
-      output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names()),
-                                                  o.name, sim.order(), fields, ref.np);
+      output =
+          std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names()),
+                                             o.name, sim.order(), fields, ref.np);
     } else {
       const auto ref = basis::make_tri_nodal(sim.order());
-      output = std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names()),
-                                                  o.name, sim.order(), fields, ref.np);
+      output =
+          std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names()),
+                                             o.name, sim.order(), fields, ref.np);
     }
   }
   auto write_output = [&](long long step) {
@@ -218,8 +223,10 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     c.final_time = final_time;
     c.parameters = parameters_of(o);
     c.dimension = cs->dimension();
-    if (cs->tet_mesh()) c.mesh = *cs->tet_mesh();
-    else c.tri_mesh = *cs->tri_mesh();
+    if (cs->tet_mesh())
+      c.mesh = *cs->tet_mesh();
+    else
+      c.tri_mesh = *cs->tri_mesh();
     c.state = sim.save_state();
     io::write_checkpoint(s.checkpoint, c);
     io_seconds += io_timer.seconds();
@@ -228,7 +235,9 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
 
   const double energy0 = sim.energy();
   Progress progress(out, s.progress, first, stop, final_time, sim.num_dofs());
-  if (stop < last) out << "  stopping after step " << stop << " of " << last << (s.checkpoint.empty() ? "" : " (checkpoint at the stop)") << "\n";
+  if (stop < last)
+    out << "  stopping after step " << stop << " of " << last
+        << (s.checkpoint.empty() ? "" : " (checkpoint at the stop)") << "\n";
   sim.fence();
   Kokkos::Timer timer;
   TimeLoopOptions loop;
@@ -299,7 +308,8 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
       << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
   if (output || !s.checkpoint.empty()) {
     out << "  files:      ";
-    if (output) out << output->xdmf_path() << " (" << output->steps_written() << " steps)" << (s.checkpoint.empty() ? "" : ", ");
+    if (output)
+      out << output->xdmf_path() << " (" << output->steps_written() << " steps)" << (s.checkpoint.empty() ? "" : ", ");
     if (!s.checkpoint.empty()) out << "checkpoint " << s.checkpoint;
     out << "; " << fmt(io_seconds, 3) << " s writing\n";
   }

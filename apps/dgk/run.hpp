@@ -22,11 +22,11 @@ struct RunSettings {
   std::string report;  ///< JSON report path, or empty
   int check_every = 10;
   Progress::Mode progress = Progress::Mode::Lines;
-  std::string checkpoint;         ///< checkpoint file (written every checkpoint_every steps and at the end)
-  long long checkpoint_every = 0; ///< 0: only at the end
-  std::string restart;            ///< checkpoint to continue from, or empty
-  std::string output;             ///< visualization output (.h5, with a .xdmf beside it), or empty
-  long long output_every = 0;     ///< 0: first and last step only
+  std::string checkpoint;          ///< checkpoint file (written every checkpoint_every steps and at the end)
+  long long checkpoint_every = 0;  ///< 0: only at the end
+  std::string restart;             ///< checkpoint to continue from, or empty
+  std::string output;              ///< visualization output (.h5, with a .xdmf beside it), or empty
+  long long output_every = 0;      ///< 0: first and last step only
   /// Stop after this step as an interrupted job would (the checkpoint is written there); 0 runs
   /// to the end.
   long long stop_at_step = 0;

@@ -9,8 +9,10 @@ namespace dgk::app {
 
 inline std::string fmt(double v, int prec = 3, bool sci = false) {
   std::ostringstream o;
-  if (sci) o << std::scientific;
-  else o << std::fixed;
+  if (sci)
+    o << std::scientific;
+  else
+    o << std::fixed;
   o << std::setprecision(prec) << v;
   return o.str();
 }

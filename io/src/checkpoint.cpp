@@ -1,8 +1,8 @@
 #include "dgk/io/checkpoint.hpp"
 
 #include <cstdio>
-#include <type_traits>
 #include <sstream>
+#include <type_traits>
 
 #include "dgk/core/error.hpp"
 #include "dgk/core/version.hpp"
@@ -88,8 +88,8 @@ void read_mesh(const h5::File& f, Mesh& m, int d, const std::string& path) {
   for (std::size_t e = 0; e < K; ++e)
     for (std::size_t k = 0; k < nv; ++k) {
       const int v = elems[nv * e + k];
-      DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
-                   "checkpoint '" << path << "': element " << e << " refers to vertex " << v << " of " << m.num_vertices());
+      DGK_THROW_IF(v < 0 || v >= m.num_vertices(), "checkpoint '" << path << "': element " << e << " refers to vertex "
+                                                                  << v << " of " << m.num_vertices());
       m.elements[e][k] = v;
     }
   const auto mat = h5::read<double>(f, "/mesh/material", &s, 2, 2);
@@ -97,7 +97,8 @@ void read_mesh(const h5::File& f, Mesh& m, int d, const std::string& path) {
   m.material.resize(K);
   for (std::size_t e = 0; e < K; ++e) m.material[e] = {mat[2 * e], mat[2 * e + 1]};
   m.region = h5::read<int>(f, "/mesh/region", &s, 1);
-  DGK_THROW_IF(m.region.size() != K, "checkpoint '" << path << "': " << m.region.size() << " regions for " << K << " elements");
+  DGK_THROW_IF(m.region.size() != K,
+               "checkpoint '" << path << "': " << m.region.size() << " regions for " << K << " elements");
   std::istringstream names(h5::attr_string(f, "/mesh", "boundary_names"));
   m.boundary_names.clear();
   for (std::string line; std::getline(names, line);) m.boundary_names.push_back(line);
@@ -109,7 +110,8 @@ void read_mesh(const h5::File& f, Mesh& m, int d, const std::string& path) {
       auto& bf = list[i];
       for (std::size_t k = 0; k < dd; ++k) {
         const int v = faces[nv * i + k];
-        DGK_THROW_IF(v < 0 || v >= m.num_vertices(), "checkpoint '" << path << "': boundary face " << i << " refers to vertex " << v);
+        DGK_THROW_IF(v < 0 || v >= m.num_vertices(),
+                     "checkpoint '" << path << "': boundary face " << i << " refers to vertex " << v);
         bf.vertices[k] = v;
       }
       bf.tag = faces[nv * i + dd];
@@ -117,8 +119,10 @@ void read_mesh(const h5::File& f, Mesh& m, int d, const std::string& path) {
                    "checkpoint '" << path << "': boundary face " << i << " has tag " << bf.tag << " without a name");
     }
   };
-  if constexpr (std::is_same_v<Mesh, mesh::TetMesh>) fill(m.boundary_faces);
-  else fill(m.boundary_edges);
+  if constexpr (std::is_same_v<Mesh, mesh::TetMesh>)
+    fill(m.boundary_faces);
+  else
+    fill(m.boundary_edges);
   m.source = h5::attr_string(f, "/mesh", "source");
   DGK_THROW_IF(static_cast<std::uint64_t>(h5::attr_int(f, "/mesh", "fingerprint")) != hash_mesh(m),
                "checkpoint '" << path << "': the stored mesh does not match its fingerprint (damaged file)");
@@ -133,8 +137,12 @@ const std::string& Checkpoint::parameter(const std::string& name) const {
   DGK_THROW_IF(true, "checkpoint '" << path << "' has no parameter '" << name << "'");
 }
 
-std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh) { return hash_mesh(mesh); }
-std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh) { return hash_mesh(mesh); }
+std::uint64_t mesh_fingerprint(const mesh::TetMesh& mesh) {
+  return hash_mesh(mesh);
+}
+std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh) {
+  return hash_mesh(mesh);
+}
 
 #ifdef DGK_HAS_HDF5
 
@@ -161,8 +169,10 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
 
     DGK_THROW_IF(c.dimension != 2 && c.dimension != 3, "checkpoint: dimension " << c.dimension);
     h5::group(f, "/mesh", true);
-    if (c.dimension == 3) write_mesh(f, c.mesh, 3);
-    else write_mesh(f, c.tri_mesh, 2);
+    if (c.dimension == 3)
+      write_mesh(f, c.mesh, 3);
+    else
+      write_mesh(f, c.tri_mesh, 2);
 
     h5::group(f, "/state", true);
     std::string order_of_arrays;
@@ -186,8 +196,9 @@ Checkpoint read_checkpoint(const std::string& path) {
   h5::File f = h5::open(path, false);
   Checkpoint c;
   c.path = path;
-  DGK_THROW_IF(!h5::has_attr(f, "/", "format") || h5::attr_string(f, "/", "format") != kFormatName,
-               "'" << path << "' is an HDF5 file but not a dgk checkpoint (no format attribute '" << kFormatName << "')");
+  DGK_THROW_IF(
+      !h5::has_attr(f, "/", "format") || h5::attr_string(f, "/", "format") != kFormatName,
+      "'" << path << "' is an HDF5 file but not a dgk checkpoint (no format attribute '" << kFormatName << "')");
   c.format_version = static_cast<int>(h5::attr_int(f, "/", "format_version"));
   DGK_THROW_IF(c.format_version != checkpoint_format_version,
                "checkpoint '" << path << "' has format version " << c.format_version << "; this dgk ("
@@ -203,8 +214,8 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.dt = h5::attr_double(f, "/", "dt");
   c.final_time = h5::attr_double(f, "/", "final_time");
   DGK_THROW_IF(c.step < 0 || c.steps < c.step || !(c.dt >= 0) || !(c.time >= 0),
-               "checkpoint '" << path << "': inconsistent progress (step " << c.step << " of " << c.steps << ", t = "
-                              << c.time << ", dt = " << c.dt << ")");
+               "checkpoint '" << path << "': inconsistent progress (step " << c.step << " of " << c.steps
+                              << ", t = " << c.time << ", dt = " << c.dt << ")");
   DGK_THROW_IF(c.precision != "double" && c.precision != "float",
                "checkpoint '" << path << "': unknown precision '" << c.precision << "'");
   for (const auto& name : h5::attr_names(f, "/parameters"))
@@ -212,8 +223,10 @@ Checkpoint read_checkpoint(const std::string& path) {
 
   c.dimension = h5::has_attr(f, "/mesh", "dimension") ? static_cast<int>(h5::attr_int(f, "/mesh", "dimension")) : 3;
   DGK_THROW_IF(c.dimension != 2 && c.dimension != 3, "checkpoint '" << path << "': mesh dimension " << c.dimension);
-  if (c.dimension == 3) read_mesh(f, c.mesh, 3, path);
-  else read_mesh(f, c.tri_mesh, 2, path);
+  if (c.dimension == 3)
+    read_mesh(f, c.mesh, 3, path);
+  else
+    read_mesh(f, c.tri_mesh, 2, path);
 
   std::istringstream arrays(h5::attr_string(f, "/state", "arrays"));
   for (std::string name; std::getline(arrays, name);) {

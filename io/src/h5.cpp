@@ -20,44 +20,64 @@ void quiet() {
 
 hid_t memory_type(Type t) {
   switch (t) {
-    case Type::Int32: return H5T_NATIVE_INT32;
-    case Type::Int64: return H5T_NATIVE_INT64;
-    case Type::Float32: return H5T_NATIVE_FLOAT;
-    case Type::Float64: return H5T_NATIVE_DOUBLE;
-    case Type::UInt8: return H5T_NATIVE_UINT8;
+    case Type::Int32:
+      return H5T_NATIVE_INT32;
+    case Type::Int64:
+      return H5T_NATIVE_INT64;
+    case Type::Float32:
+      return H5T_NATIVE_FLOAT;
+    case Type::Float64:
+      return H5T_NATIVE_DOUBLE;
+    case Type::UInt8:
+      return H5T_NATIVE_UINT8;
   }
   return H5T_NATIVE_DOUBLE;
 }
 
 hid_t file_type(Type t) {
   switch (t) {
-    case Type::Int32: return H5T_STD_I32LE;
-    case Type::Int64: return H5T_STD_I64LE;
-    case Type::Float32: return H5T_IEEE_F32LE;
-    case Type::Float64: return H5T_IEEE_F64LE;
-    case Type::UInt8: return H5T_STD_U8LE;
+    case Type::Int32:
+      return H5T_STD_I32LE;
+    case Type::Int64:
+      return H5T_STD_I64LE;
+    case Type::Float32:
+      return H5T_IEEE_F32LE;
+    case Type::Float64:
+      return H5T_IEEE_F64LE;
+    case Type::UInt8:
+      return H5T_STD_U8LE;
   }
   return H5T_IEEE_F64LE;
 }
 
 const char* type_name(Type t) {
   switch (t) {
-    case Type::Int32: return "int32";
-    case Type::Int64: return "int64";
-    case Type::Float32: return "float32";
-    case Type::Float64: return "float64";
-    case Type::UInt8: return "uint8";
+    case Type::Int32:
+      return "int32";
+    case Type::Int64:
+      return "int64";
+    case Type::Float32:
+      return "float32";
+    case Type::Float64:
+      return "float64";
+    case Type::UInt8:
+      return "uint8";
   }
   return "?";
 }
 
 template <class T>
 constexpr Type type_of() {
-  if constexpr (std::is_same_v<T, int>) return Type::Int32;
-  else if constexpr (std::is_same_v<T, long long>) return Type::Int64;
-  else if constexpr (std::is_same_v<T, float>) return Type::Float32;
-  else if constexpr (std::is_same_v<T, double>) return Type::Float64;
-  else return Type::UInt8;
+  if constexpr (std::is_same_v<T, int>)
+    return Type::Int32;
+  else if constexpr (std::is_same_v<T, long long>)
+    return Type::Int64;
+  else if constexpr (std::is_same_v<T, float>)
+    return Type::Float32;
+  else if constexpr (std::is_same_v<T, double>)
+    return Type::Float64;
+  else
+    return Type::UInt8;
 }
 
 Handle open_object(const File& f, const std::string& path) {
@@ -150,7 +170,8 @@ Handle group(const File& f, const std::string& path, bool create_it) {
   return Handle(g, H5Gclose);
 }
 
-void write(const File& f, const std::string& path, Type type, const void* data, const std::vector<std::uint64_t>& dims) {
+void write(const File& f, const std::string& path, Type type, const void* data,
+           const std::vector<std::uint64_t>& dims) {
   std::vector<hsize_t> d(dims.begin(), dims.end());
   Handle space(H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose);
   DGK_THROW_IF(space.get() < 0, "HDF5 file '" << f.path << "': bad dimensions for '" << path << "'");
@@ -194,9 +215,12 @@ Shape shape(const File& f, const std::string& path) {
   Handle t(H5Dget_type(ds), H5Tclose);
   const H5T_class_t cls = H5Tget_class(t);
   const std::size_t size = H5Tget_size(t);
-  if (cls == H5T_FLOAT) s.type = size == 4 ? Type::Float32 : Type::Float64;
-  else if (cls == H5T_INTEGER) s.type = size == 1 ? Type::UInt8 : size == 4 ? Type::Int32 : Type::Int64;
-  else DGK_THROW_IF(true, "HDF5 file '" << f.path << "': dataset '" << path << "' is neither integer nor floating point");
+  if (cls == H5T_FLOAT)
+    s.type = size == 4 ? Type::Float32 : Type::Float64;
+  else if (cls == H5T_INTEGER)
+    s.type = size == 1 ? Type::UInt8 : size == 4 ? Type::Int32 : Type::Int64;
+  else
+    DGK_THROW_IF(true, "HDF5 file '" << f.path << "': dataset '" << path << "' is neither integer nor floating point");
   return s;
 }
 
@@ -292,8 +316,8 @@ std::string attr_string(const File& f, const std::string& path, const std::strin
   Handle t(H5Aget_type(a), H5Tclose);
   DGK_THROW_IF(H5Tget_class(t) != H5T_STRING,
                "HDF5 file '" << f.path << "': attribute '" << name << "' of '" << path << "' is not a string");
-  DGK_THROW_IF(H5Tis_variable_str(t) > 0,
-               "HDF5 file '" << f.path << "': attribute '" << name << "' of '" << path << "' is a variable-length string");
+  DGK_THROW_IF(H5Tis_variable_str(t) > 0, "HDF5 file '" << f.path << "': attribute '" << name << "' of '" << path
+                                                        << "' is a variable-length string");
   const std::size_t size = H5Tget_size(t);
   DGK_THROW_IF(size > (1u << 24), "HDF5 file '" << f.path << "': attribute '" << name << "' is implausibly long");
   std::string v(size, '\0');
@@ -340,7 +364,8 @@ std::vector<std::string> members(const File& f, const std::string& path) {
 template void write<int>(const File&, const std::string&, const std::vector<int>&, const std::vector<std::uint64_t>&);
 template void write<long long>(const File&, const std::string&, const std::vector<long long>&,
                                const std::vector<std::uint64_t>&);
-template void write<double>(const File&, const std::string&, const std::vector<double>&, const std::vector<std::uint64_t>&);
+template void write<double>(const File&, const std::string&, const std::vector<double>&,
+                            const std::vector<std::uint64_t>&);
 template std::vector<int> read<int>(const File&, const std::string&, Shape*, int, long long);
 template std::vector<long long> read<long long>(const File&, const std::string&, Shape*, int, long long);
 template std::vector<double> read<double>(const File&, const std::string&, Shape*, int, long long);

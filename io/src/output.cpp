@@ -66,9 +66,11 @@ OutputMesh build_output_mesh(const Mesh& mesh, const Ref& ref, const Nodes& node
       const auto ue = static_cast<std::size_t>(e), uf = static_cast<std::size_t>(f);
       if (conn.EToE[ue][uf] >= 0) continue;
       for (int k = 0; k < D; ++k) {
-        const auto v = static_cast<std::size_t>(mesh.elements[ue][static_cast<std::size_t>(facet_vertices[uf][static_cast<std::size_t>(k)])]);
+        const auto v = static_cast<std::size_t>(
+            mesh.elements[ue][static_cast<std::size_t>(facet_vertices[uf][static_cast<std::size_t>(k)])]);
         out.boundary_cells.push_back(static_cast<int>(out.boundary_points.size() / 3));
-        for (int d = 0; d < 3; ++d) out.boundary_points.push_back(d < D ? mesh.vertices[v][static_cast<std::size_t>(d)] : 0.0);
+        for (int d = 0; d < 3; ++d)
+          out.boundary_points.push_back(d < D ? mesh.vertices[v][static_cast<std::size_t>(d)] : 0.0);
       }
       out.boundary_tag.push_back(conn.bc_tag[ue][uf]);
     }
@@ -110,11 +112,20 @@ std::string xml(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -257,8 +268,9 @@ OutputFile read_output(const std::string& h5_path) {
   DGK_THROW_IF(!h5::has_attr(f, "/", "dgk_output_version"),
                "'" << h5_path << "' is an HDF5 file but not a dgk output file (no dgk_output_version)");
   out.version = static_cast<int>(h5::attr_int(f, "/", "dgk_output_version"));
-  DGK_THROW_IF(out.version != output_format_version,
-               "output file '" << h5_path << "' has version " << out.version << "; this dgk reads version " << output_format_version);
+  DGK_THROW_IF(out.version != output_format_version, "output file '" << h5_path << "' has version " << out.version
+                                                                     << "; this dgk reads version "
+                                                                     << output_format_version);
   out.case_name = h5::attr_string(f, "/", "case");
   out.order = static_cast<int>(h5::attr_int(f, "/", "order"));
   auto& m = out.mesh;
@@ -271,23 +283,28 @@ OutputFile read_output(const std::string& h5_path) {
   m.cells = h5::read<int>(f, "/mesh/cells", &s, 2, m.nodes_per_cell);
   const auto C = s.dims[0];
   for (std::size_t i = 0; i < m.cells.size(); ++i)
-    DGK_THROW_IF(m.cells[i] < 0 || m.cells[i] >= P, "output file '" << h5_path << "': cell " << i / static_cast<std::size_t>(m.nodes_per_cell)
-                                                                    << " refers to point " << m.cells[i] << " of " << P);
+    DGK_THROW_IF(m.cells[i] < 0 || m.cells[i] >= P,
+                 "output file '" << h5_path << "': cell " << i / static_cast<std::size_t>(m.nodes_per_cell)
+                                 << " refers to point " << m.cells[i] << " of " << P);
   m.element = h5::read<int>(f, "/mesh/element", &s, 1);
-  DGK_THROW_IF(s.dims[0] != C, "output file '" << h5_path << "': /mesh/element has " << s.dims[0] << " values for " << C << " cells");
+  DGK_THROW_IF(s.dims[0] != C,
+               "output file '" << h5_path << "': /mesh/element has " << s.dims[0] << " values for " << C << " cells");
   m.partition = h5::read<int>(f, "/mesh/partition", &s, 1);
-  DGK_THROW_IF(s.dims[0] != C, "output file '" << h5_path << "': /mesh/partition has " << s.dims[0] << " values for " << C << " cells");
+  DGK_THROW_IF(s.dims[0] != C,
+               "output file '" << h5_path << "': /mesh/partition has " << s.dims[0] << " values for " << C << " cells");
   for (const auto& name : h5::members(f, "/mesh")) {
     if (name == "points" || name == "cells" || name == "element" || name == "partition") continue;
     auto v = h5::read<double>(f, "/mesh/" + name, &s, 1);
-    DGK_THROW_IF(s.dims[0] != C, "output file '" << h5_path << "': /mesh/" << name << " has " << s.dims[0] << " values for " << C << " cells");
+    DGK_THROW_IF(s.dims[0] != C, "output file '" << h5_path << "': /mesh/" << name << " has " << s.dims[0]
+                                                 << " values for " << C << " cells");
     m.cell_data.emplace_back(name, std::move(v));
   }
   m.boundary_points = h5::read<double>(f, "/boundary/points", &s, 2, 3);
   const long long B = static_cast<long long>(s.dims[0]);
   m.boundary_cells = h5::read<int>(f, "/boundary/cells", &s, 2, m.dimension);
   for (int v : m.boundary_cells)
-    DGK_THROW_IF(v < 0 || v >= B, "output file '" << h5_path << "': boundary cell refers to point " << v << " of " << B);
+    DGK_THROW_IF(v < 0 || v >= B,
+                 "output file '" << h5_path << "': boundary cell refers to point " << v << " of " << B);
   m.boundary_tag = h5::read<int>(f, "/boundary/tag", &s, 1);
   std::istringstream bn(h5::attr_string(f, "/boundary", "names"));
   for (std::string line; std::getline(bn, line);) m.boundary_names.push_back(line);
@@ -301,8 +318,9 @@ OutputFile read_output(const std::string& h5_path) {
     st.step = h5::attr_int(f, path, "step");
     for (const auto& name : fields) {
       auto v = h5::read<double>(f, path + "/" + name, &s, 1);
-      DGK_THROW_IF(static_cast<long long>(s.dims[0]) != P,
-                   "output file '" << h5_path << "': " << path << "/" << name << " has " << s.dims[0] << " values for " << P << " points");
+      DGK_THROW_IF(static_cast<long long>(s.dims[0]) != P, "output file '" << h5_path << "': " << path << "/" << name
+                                                                           << " has " << s.dims[0] << " values for "
+                                                                           << P << " points");
       st.fields.emplace_back(name, std::move(v));
     }
     out.steps.push_back(std::move(st));
@@ -312,8 +330,7 @@ OutputFile read_output(const std::string& h5_path) {
 
 #else
 
-OutputWriter::OutputWriter(std::string h5_path, OutputMesh, std::string, int, std::vector<std::string>, int)
-    : m_np(0) {
+OutputWriter::OutputWriter(std::string h5_path, OutputMesh, std::string, int, std::vector<std::string>, int) : m_np(0) {
   DGK_THROW_IF(true, "cannot write output '" << h5_path << "': this dgk was built without HDF5 (DGK_ENABLE_HDF5=OFF)");
 }
 void OutputWriter::write(long long, double, const std::vector<double>&) {}

@@ -30,7 +30,8 @@ std::array<double, 4> AcousticStandingWave::operator()(double x, double y, doubl
 }
 
 std::array<double, 4> AcousticPulse::operator()(double x, double y, double z, double) const {
-  const double r2 = (x - center[0]) * (x - center[0]) + (y - center[1]) * (y - center[1]) + (z - center[2]) * (z - center[2]);
+  const double r2 =
+      (x - center[0]) * (x - center[0]) + (y - center[1]) * (y - center[1]) + (z - center[2]) * (z - center[2]);
   return {std::exp(-r2 / (width * width)), 0.0, 0.0, 0.0};
 }
 

@@ -7,23 +7,34 @@ namespace dgk::physics {
 
 TetKernels parse_tet_kernels(const std::string& basis, const std::string& kernel) {
   TetKernels k;
-  if (basis == "nodal") k.basis = TetBasis::Nodal;
-  else if (basis == "bernstein") k.basis = TetBasis::Bernstein;
-  else DGK_THROW_IF(true, "--basis '" << basis << "': expected nodal or bernstein");
+  if (basis == "nodal")
+    k.basis = TetBasis::Nodal;
+  else if (basis == "bernstein")
+    k.basis = TetBasis::Bernstein;
+  else
+    DGK_THROW_IF(true, "--basis '" << basis << "': expected nodal or bernstein");
   const auto colon = kernel.find(':');
   const std::string family = kernel.substr(0, colon);
-  if (family == "auto") k.family = k.basis == TetBasis::Nodal ? TetKernelFamily::Thread : TetKernelFamily::Optimal;
-  else if (family == "thread") k.family = TetKernelFamily::Thread;
-  else if (family == "blocked") k.family = TetKernelFamily::Blocked;
-  else if (family == "sparse") k.family = TetKernelFamily::Sparse;
-  else if (family == "optimal") k.family = TetKernelFamily::Optimal;
-  else DGK_THROW_IF(true, "--kernel '" << kernel << "': expected auto, thread, blocked[:E], sparse or optimal");
+  if (family == "auto")
+    k.family = k.basis == TetBasis::Nodal ? TetKernelFamily::Thread : TetKernelFamily::Optimal;
+  else if (family == "thread")
+    k.family = TetKernelFamily::Thread;
+  else if (family == "blocked")
+    k.family = TetKernelFamily::Blocked;
+  else if (family == "sparse")
+    k.family = TetKernelFamily::Sparse;
+  else if (family == "optimal")
+    k.family = TetKernelFamily::Optimal;
+  else
+    DGK_THROW_IF(true, "--kernel '" << kernel << "': expected auto, thread, blocked[:E], sparse or optimal");
   const bool nodal_family = k.family == TetKernelFamily::Thread || k.family == TetKernelFamily::Blocked;
   DGK_THROW_IF(nodal_family != (k.basis == TetBasis::Nodal),
-               "--kernel " << family << " belongs to the " << (nodal_family ? "nodal" : "bernstein") << " basis, not to --basis "
-                           << basis << " (nodal: thread, blocked; bernstein: sparse, optimal)");
+               "--kernel " << family << " belongs to the " << (nodal_family ? "nodal" : "bernstein")
+                           << " basis, not to --basis " << basis
+                           << " (nodal: thread, blocked; bernstein: sparse, optimal)");
   if (colon != std::string::npos) {
-    DGK_THROW_IF(k.family != TetKernelFamily::Blocked, "--kernel '" << kernel << "': only blocked takes :E (elements per team)");
+    DGK_THROW_IF(k.family != TetKernelFamily::Blocked,
+                 "--kernel '" << kernel << "': only blocked takes :E (elements per team)");
     const double e = parse_number(kernel.substr(colon + 1), "--kernel " + kernel);
     DGK_THROW_IF(e < 1 || e > 64 || e != static_cast<int>(e),
                  "--kernel '" << kernel << "': elements per team must be an integer in 1..64");
@@ -35,10 +46,18 @@ TetKernels parse_tet_kernels(const std::string& basis, const std::string& kernel
 std::string to_string(const TetKernels& k) {
   std::string s = k.basis == TetBasis::Nodal ? "nodal " : "bernstein ";
   switch (k.family) {
-    case TetKernelFamily::Thread: s += "thread"; break;
-    case TetKernelFamily::Blocked: s += "blocked"; break;
-    case TetKernelFamily::Sparse: s += "sparse"; break;
-    case TetKernelFamily::Optimal: s += "optimal"; break;
+    case TetKernelFamily::Thread:
+      s += "thread";
+      break;
+    case TetKernelFamily::Blocked:
+      s += "blocked";
+      break;
+    case TetKernelFamily::Sparse:
+      s += "sparse";
+      break;
+    case TetKernelFamily::Optimal:
+      s += "optimal";
+      break;
   }
   if (k.elements_per_team > 0) s += ":" + std::to_string(k.elements_per_team);
   return s;

@@ -29,7 +29,9 @@ std::string temp_path(const std::string& name) {
   return std::string(dir ? dir : "/tmp") + "/dgk_test_run_" + std::to_string(::getpid()) + "_" + name;
 }
 
-void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 template <class F>
 std::string error_of(F&& f) {
@@ -91,7 +93,8 @@ void expect_restart_is_bitwise(const std::string& backend, const std::string& pr
   for (std::size_t a = 0; a < full.final_state.size(); ++a) {
     EXPECT_EQ(resumed.final_state[a].name, full.final_state[a].name);
     EXPECT_TRUE(resumed.final_state[a].bytes == full.final_state[a].bytes)
-        << full.final_state[a].name << " differs after the restart (" << name << ", " << backend << ", " << precision << ")";
+        << full.final_state[a].name << " differs after the restart (" << name << ", " << backend << ", " << precision
+        << ")";
   }
   std::remove(first.checkpoint.c_str());
 }
@@ -148,9 +151,7 @@ TEST(Restart, MismatchedOptionsAreRejected) {
   EXPECT_EQ(m, "(no error)");
 
   // Damaged checkpoints stop the run with the file's name.
-  {
-    std::ofstream(s.checkpoint, std::ios::trunc) << "not a checkpoint";
-  }
+  { std::ofstream(s.checkpoint, std::ios::trunc) << "not a checkpoint"; }
   m = restart_with([](auto&) {}, "none");
   EXPECT_NE(m.find(s.checkpoint), std::string::npos) << m;
   EXPECT_NE(m.find("not an HDF5 file"), std::string::npos) << m;
@@ -243,7 +244,7 @@ TEST(Config, BadFilesNameTheLineAndKey) {
   };
   const std::vector<Case> cases = {
       {"order = 3\norder_typo = 4\n", ":2: unknown key 'order_typo'"},
-      {"order = 3\nmesh = \n", ":2:"},                                       // syntax
+      {"order = 3\nmesh = \n", ":2:"},                                        // syntax
       {"cfl = 0.5\n\norder = \"four\"\n", ":3: 'order' must be an integer"},  // type
       {"order = 2.5\n", ":1: 'order' must be an integer"},
       {"cfl = \"fast\"\n", ":1: 'cfl' must be a number"},
@@ -294,10 +295,10 @@ std::string examples_folder() {
 // report shows the merged options; a bad file stops it with the file and line.
 TEST(Config, TheProgramReadsConfigFiles) {
   const std::string toml = temp_path("case.toml"), report = temp_path("report.json");
-  write_file(toml, "order = 2\nmesh = \"box:1\"\nfinal-time = 0.05\nquiet = true\nbackend = \"serial\"\n"
-                   "[boundary]\nxmin = \"pmc\"\n");
-  const std::string cmd = program() + " run --config " + toml + " --order 3 --report " + report +
-                          " > /dev/null 2>&1";
+  write_file(toml,
+             "order = 2\nmesh = \"box:1\"\nfinal-time = 0.05\nquiet = true\nbackend = \"serial\"\n"
+             "[boundary]\nxmin = \"pmc\"\n");
+  const std::string cmd = program() + " run --config " + toml + " --order 3 --report " + report + " > /dev/null 2>&1";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream in(report);
   const std::string json{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

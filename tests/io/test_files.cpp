@@ -201,8 +201,8 @@ TEST_F(Files, OutputReadsBackAndValidates) {
   const auto ref = dgk::basis::make_tet_nodal(order);
   const int K = mesh.num_elements(), np = ref.np;
   const std::string path = temp_path("output.h5");
-  dgk::io::OutputWriter w(path, dgk::io::make_output_mesh(mesh, ref, {"eps", "mu"}, std::vector<int>(K, 1)), "maxwell3d",
-                          order, {"a", "b"}, np);
+  dgk::io::OutputWriter w(path, dgk::io::make_output_mesh(mesh, ref, {"eps", "mu"}, std::vector<int>(K, 1)),
+                          "maxwell3d", order, {"a", "b"}, np);
   const auto nodes = dgk::mesh::node_coordinates(mesh, ref);
   auto fields_at = [&](double t) {
     std::vector<double> f(static_cast<std::size_t>(K) * 2 * np);
@@ -286,13 +286,15 @@ TEST_F(Files, TriangleOutputReadsBackAndValidates) {
   EXPECT_EQ(r.mesh.nodes_per_cell, 3);
   EXPECT_EQ(r.mesh.num_points(), static_cast<long long>(K) * np);
   EXPECT_EQ(r.mesh.num_cells(), static_cast<long long>(K) * order * order);
-  for (long long p = 0; p < r.mesh.num_points(); ++p) EXPECT_EQ(r.mesh.points[static_cast<std::size_t>(3 * p + 2)], 0.0);
+  for (long long p = 0; p < r.mesh.num_points(); ++p)
+    EXPECT_EQ(r.mesh.points[static_cast<std::size_t>(3 * p + 2)], 0.0);
   // The boundary of a 3 x 2 rectangle: 10 edges of two points.
   EXPECT_EQ(r.mesh.boundary_tag.size(), 10u);
   EXPECT_EQ(r.mesh.boundary_cells.size(), 20u);
   ASSERT_EQ(r.steps.size(), 1u);
   EXPECT_EQ(r.steps[0].fields[2].first, "Ez");
-  EXPECT_EQ(r.steps[0].fields[2].second[static_cast<std::size_t>(np + 1)], f[(1 * 3 + 2) * static_cast<std::size_t>(np) + 1]);
+  EXPECT_EQ(r.steps[0].fields[2].second[static_cast<std::size_t>(np + 1)],
+            f[(1 * 3 + 2) * static_cast<std::size_t>(np) + 1]);
 #if defined(DGK_XMLLINT) && defined(DGK_XDMF_DTD)
   const std::string cmd =
       std::string(DGK_XMLLINT) + " --noout --dtdvalid " + DGK_XDMF_DTD + " " + w.xdmf_path() + " 2>&1";

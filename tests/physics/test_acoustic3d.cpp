@@ -169,7 +169,11 @@ template <class Space>
 class Acoustic3DCrossBackend : public ::testing::Test {};
 TYPED_TEST_SUITE(Acoustic3DCrossBackend, dgk::Testing::ExecutionSpaces, dgk::Testing::SpaceNames);
 
-TYPED_TEST(Acoustic3DCrossBackend, DoubleAgreesWithSerial) { check_against_serial<TypeParam>("double"); }
-TYPED_TEST(Acoustic3DCrossBackend, FloatAgreesWithSerial) { check_against_serial<TypeParam>("float"); }
+TYPED_TEST(Acoustic3DCrossBackend, DoubleAgreesWithSerial) {
+  check_against_serial<TypeParam>("double");
+}
+TYPED_TEST(Acoustic3DCrossBackend, FloatAgreesWithSerial) {
+  check_against_serial<TypeParam>("float");
+}
 
 }  // namespace

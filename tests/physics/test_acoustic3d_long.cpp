@@ -53,7 +53,8 @@ TEST_P(Acoustic3DConvergence, ReachesOrderNPlusHalf) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OrdersAndBases, Acoustic3DConvergence,
-                         ::testing::Combine(::testing::Range(1, 6), ::testing::Values(std::string("nodal"), std::string("bernstein"))),
+                         ::testing::Combine(::testing::Range(1, 6),
+                                            ::testing::Values(std::string("nodal"), std::string("bernstein"))),
                          [](const auto& info) {
                            return std::get<1>(info.param) + "_N" + std::to_string(std::get<0>(info.param));
                          });

@@ -29,14 +29,14 @@ constexpr int output_format_version = 1;
 struct OutputMesh {
   int dimension = 3;
   int nodes_per_cell = 4;
-  std::vector<double> points;  ///< P x 3
-  std::vector<int> cells;      ///< C x nodes_per_cell
-  std::vector<int> element;    ///< C
-  std::vector<int> partition;  ///< C
+  std::vector<double> points;                                          ///< P x 3
+  std::vector<int> cells;                                              ///< C x nodes_per_cell
+  std::vector<int> element;                                            ///< C
+  std::vector<int> partition;                                          ///< C
   std::vector<std::pair<std::string, std::vector<double>>> cell_data;  ///< C values each
-  std::vector<double> boundary_points;  ///< B x 3
-  std::vector<int> boundary_cells;      ///< F x dimension
-  std::vector<int> boundary_tag;        ///< F
+  std::vector<double> boundary_points;                                 ///< B x 3
+  std::vector<int> boundary_cells;                                     ///< F x dimension
+  std::vector<int> boundary_tag;                                       ///< F
   std::vector<std::string> boundary_names;
   long long num_points() const { return static_cast<long long>(points.size() / 3); }
   long long num_cells() const { return static_cast<long long>(cells.size()) / nodes_per_cell; }
