@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -43,6 +45,21 @@ void expect_agrees_with_serial(physics::CaseOptions o) {
   EXPECT_LE(diff, cs->steps() * 5.0 * np * eps * scale)
       << o.name << ": max difference " << diff << " over " << cs->steps() << " steps";
   EXPECT_GT(scale, 0.1);
+}
+
+// Determinism: the same input on the same backend gives bitwise the same fields (no atomics or
+// order-dependent reductions in the results).
+template <class Space>
+void expect_bitwise_repeatable(physics::CaseOptions o) {
+  o.backend = BackendOf<Space>::value;
+  std::vector<double> first;
+  for (int run = 0; run < 2; ++run) {
+    const auto cs = physics::make_case(o);
+    advance(cs->simulation(), cs->steps(), cs->dt());
+    const auto f = cs->simulation().host_fields();
+    if (run == 0) first = f;
+    else EXPECT_EQ(0, std::memcmp(first.data(), f.data(), f.size() * sizeof(double))) << o.name << ": runs differ";
+  }
 }
 
 }  // namespace dgk::testing_support

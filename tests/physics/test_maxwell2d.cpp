@@ -487,25 +487,16 @@ void check_against_serial(const std::string& precision) {
   dgk::testing_support::expect_agrees_with_serial<Space>(o);
 }
 
-// Determinism: the same input on the same backend gives bitwise the same fields.
+// Determinism on every backend (cross_backend.hpp).
 template <class Space>
 void check_bitwise_repeatable() {
-  Maxwell2DOptions o;
+  dgk::physics::CaseOptions o;
+  o.name = "maxwell2d";
   o.order = 4;
   o.mesh = "rect:3,jitter=0.2";
   o.initial = "pulse:0.4,0.6,0.2";
   o.final_time = 0.05;
-  o.backend = dgk::BackendOf<Space>::value;
-  std::vector<double> first;
-  for (int run = 0; run < 2; ++run) {
-    Maxwell2DCase cs(o);
-    dgk::advance(cs.simulation(), cs.steps(), cs.dt());
-    const auto f = cs.simulation().host_fields();
-    if (run == 0)
-      first = f;
-    else
-      EXPECT_EQ(0, std::memcmp(first.data(), f.data(), f.size() * sizeof(double))) << "runs differ";
-  }
+  dgk::testing_support::expect_bitwise_repeatable<Space>(o);
 }
 
 template <class Space>
