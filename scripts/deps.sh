@@ -11,7 +11,7 @@
 # Environment:
 #   DGK_CACHE_DIR   where the Kokkos builds and the source package live
 #                   (default: ${XDG_CACHE_HOME:-$HOME/.cache}/dgk)
-#   DGK_JOBS        parallel build jobs (default: nproc)
+#   DGK_JOBS        parallel build jobs (default: the CPUs this process may use, scripts/cpus.sh)
 set -euo pipefail
 
 config="${1:-host}"
@@ -24,7 +24,9 @@ case "$config" in
 esac
 
 cache="${DGK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dgk}"
-jobs="${DGK_JOBS:-$(nproc)}"
+# shellcheck source=cpus.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"
+jobs="${DGK_JOBS:-$(dgk_cpus)}"
 mkdir -p "$cache"
 log() { echo "[dgk deps] $*" >&2; }
 

@@ -18,7 +18,7 @@
 #   DGK_FUZZ_TARGETS  targets to run (default: "fuzz_mesh_spec fuzz_gmsh_reader")
 #   DGK_FUZZ_FORK     1 (default): fuzz in a child process that is restarted after a finding,
 #                     so one crash does not end the run; 0: stop at the first finding
-#   DGK_JOBS          parallel build jobs (default: nproc)
+#   DGK_JOBS          parallel build jobs (default: the CPUs this process may use, scripts/cpus.sh)
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -30,7 +30,9 @@ case "$seconds" in
 esac
 targets="${DGK_FUZZ_TARGETS:-fuzz_mesh_spec fuzz_gmsh_reader}"
 fork="${DGK_FUZZ_FORK:-1}"
-jobs="${DGK_JOBS:-$(nproc)}"
+# shellcheck source=cpus.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"
+jobs="${DGK_JOBS:-$(dgk_cpus)}"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 src="$root/tests/fuzz"

@@ -19,7 +19,9 @@ done
 deps_config=$preset
 DGK_KOKKOS_ROOT=$(scripts/deps.sh "$deps_config" | tail -n 1)
 export DGK_KOKKOS_ROOT
-jobs="${DGK_JOBS:-$(nproc)}"
+# shellcheck source=cpus.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"
+jobs="${DGK_JOBS:-$(dgk_cpus)}"
 cmake --preset "$preset" >/dev/null
 if [ "$preset" = cuda ]; then
   cmake --build --preset "$preset" -j "$jobs"   # the tests too: they are run on the GPU machine
@@ -30,4 +32,5 @@ if [ "$preset" = cuda ]; then
   echo "CUDA build ready in build/cuda (bin/dgk and the tests); see docs/GPU.md to run it on the GPU."
   exit 0
 fi
-"build/$preset/bin/dgk" run
+# One OpenMP thread per CPU this process may use (nproc can count CPUs beyond the quota).
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-$jobs}" "build/$preset/bin/dgk" run

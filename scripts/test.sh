@@ -15,7 +15,9 @@ for arg in "$@"; do
 done
 DGK_KOKKOS_ROOT=$(scripts/deps.sh "$preset" | tail -n 1)
 export DGK_KOKKOS_ROOT
-jobs="${DGK_JOBS:-$(nproc)}"
+# shellcheck source=cpus.sh
+source "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"
+jobs="${DGK_JOBS:-$(dgk_cpus)}"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$jobs"
 if [ "$preset" = host-debug ]; then

@@ -1,8 +1,10 @@
-// Test main: Kokkos is initialized only when tests run (not for --gtest_list_tests), with at
-// least two host threads so the OpenMP backend is exercised in parallel.
+// Test main: Kokkos is initialized only when tests run (not for --gtest_list_tests), with two
+// host threads (DGK_TEST_THREADS to change) so the OpenMP backend is exercised in parallel.
+// ctest reserves that many processors per test (PROCESSORS), so test programs running side by
+// side never oversubscribe the cores.
 #include <cstdlib>
 #include <cstring>
-#include <thread>
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -17,8 +19,9 @@ int main(int argc, char* argv[]) {
   // ctest runs test programs side by side on few cores: idle OpenMP threads must sleep rather
   // than spin, or oversubscribed cores slow every parallel region by orders of magnitude.
   setenv("OMP_WAIT_POLICY", "passive", 0);
-  const int threads = std::max(2u, std::min(4u, std::thread::hardware_concurrency()));
-  dgk::initialize_kokkos(argc, argv, static_cast<int>(threads));
+  int threads = 2;
+  if (const char* env = std::getenv("DGK_TEST_THREADS")) threads = std::max(1, std::atoi(env));
+  dgk::initialize_kokkos(argc, argv, threads);
   const int result = RUN_ALL_TESTS();
   Kokkos::finalize();
   return result;
