@@ -22,6 +22,7 @@
 #include "dgk/physics/cases.hpp"
 #include "dgk/physics/case.hpp"
 #include "dgk/physics/tet_case.hpp"
+#include "bench_hdg.hpp"
 #include "config.hpp"
 #include "run.hpp"
 #include "text.hpp"
@@ -309,8 +310,16 @@ int main(int argc, char* argv[]) {
   std::string bench_orders = "1..7";
   long bench_elements = 98304;
   int bench_reps = 20;
+  int bench_dim = 2;
+  long bench_faces = 11780;
   auto* bench = app.add_subcommand("bench", "time each kernel stage against the measured roofline");
-  bench->add_option("case", bench_opts.m.name, "the case")->check(CLI::IsMember(case_names))->capture_default_str();
+  std::vector<std::string> bench_names = case_names;
+  bench_names.push_back("hdg");
+  bench->add_option("case", bench_opts.m.name, "the case, or hdg: the HDG trace system's products (paper 001)")
+      ->check(CLI::IsMember(bench_names))
+      ->capture_default_str();
+  bench->add_option("--dim", bench_dim, "hdg: 2 (triangles) or 3 (tetrahedra)")->capture_default_str()->check(CLI::IsMember({2, 3}));
+  bench->add_option("--faces", bench_faces, "hdg: approximate number of faces (edges in 2D)")->capture_default_str();
   add_case_options(bench, bench_opts, false);
   bench->add_option("--kernel", bench_opts.m.kernel,
                     "kernel family (see dgk run --help), or all: every family of both bases, with speedups")
@@ -351,7 +360,19 @@ int main(int argc, char* argv[]) {
     } else if (*conv) {
       rc = run_convergence(conv_opts, conv_orders, conv_meshes, conv_start);
     } else if (*bench) {
-      rc = run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
+      if (bench_opts.m.name == "hdg") {
+        dgk::app::HdgBenchOptions h;
+        h.dim = bench_dim;
+        h.orders = dgk::parse_int_range(bench->get_option("--orders")->count() ? bench_orders : "1..5", "--orders");
+        h.faces = bench_faces;
+        h.precision = bench_opts.m.precision;
+        h.backend = bench_opts.backend.empty() ? dgk::default_backend() : dgk::parse_backend(bench_opts.backend);
+        h.reps = bench_reps;
+        h.report = bench_opts.report;
+        dgk::app::bench_hdg(h, std::cout);
+      } else {
+        rc = run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
+      }
     }
   } catch (const dgk::Error& e) {
     std::cerr << "dgk: error: " << e.what() << "\n";
