@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_hdg.hpp"
 #include "config.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/io/hdf5.hpp"
@@ -367,6 +368,41 @@ TEST(Progress, BarOnTerminalsLinesOtherwise) {
   EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1);
   quiet.update(1, 0.0, 1.0);
   EXPECT_TRUE(quiet_out.str().empty());
+}
+
+// dgk bench hdg: every product of every order gets a row with a positive time and bandwidth, and
+// the report holds the same rows; bad options are errors that name the option.
+TEST(BenchHdg, TimesEveryProductOfEveryOrder) {
+  dgk::app::HdgBenchOptions o;
+  o.dim = 3;
+  o.orders = {1, 2};
+  o.faces = 400;
+  o.reps = 2;
+  o.backend = dgk::Backend::Serial;
+  o.report = ::testing::TempDir() + "dgk_bench_hdg.json";
+  std::ostringstream out;
+  dgk::app::bench_hdg(o, out);
+  const std::string text = out.str();
+  for (const char* product : {"t_v", "t_c", "t_v+t_c", "fused", "CRS"}) EXPECT_NE(text.find(product), std::string::npos) << text;
+  EXPECT_NE(text.find("measured copy bandwidth"), std::string::npos);
+  std::ifstream json(o.report);
+  std::stringstream buf;
+  buf << json.rdbuf();
+  const std::string rep = buf.str();
+  std::size_t rows = 0;
+  for (std::size_t at = rep.find("\"product\""); at != std::string::npos; at = rep.find("\"product\"", at + 1)) ++rows;
+  EXPECT_EQ(rows, 10u) << rep;
+  std::remove(o.report.c_str());
+  o.dim = 4;
+  try {
+    dgk::app::bench_hdg(o, out);
+    FAIL() << "dimension 4 accepted";
+  } catch (const dgk::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--dim"), std::string::npos) << e.what();
+  }
+  o.dim = 2;
+  o.orders = {0};
+  EXPECT_THROW(dgk::app::bench_hdg(o, out), dgk::Error);
 }
 
 }  // namespace
