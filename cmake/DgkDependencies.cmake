@@ -44,6 +44,11 @@ add_library(dgk_build_options INTERFACE)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang" AND NOT DGK_ENABLE_CUDA)
   target_compile_options(dgk_build_options INTERFACE -Wall -Wextra -Wno-unused-parameter)
 endif()
+if(DGK_ENABLE_CUDA)
+  # A host function called from device code compiles with a warning and does not work on the
+  # GPU: make it an error.
+  target_compile_options(dgk_build_options INTERFACE "SHELL:-Xcudafe --diag_error=20011")
+endif()
 if(DGK_ENABLE_SANITIZERS)
   target_compile_options(dgk_build_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
   target_link_options(dgk_build_options INTERFACE -fsanitize=address,undefined)

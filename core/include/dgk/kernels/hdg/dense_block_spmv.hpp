@@ -18,7 +18,7 @@ struct DenseBlockView {
   int m = 0, r = 0, na = 0;
   Kokkos::View<Real***, Kokkos::LayoutLeft, Mem> A;  ///< (m, r, m * na)
   Kokkos::View<int**, Kokkos::LayoutLeft, Mem> nbr;  ///< (r, na)
-  int q() const { return m * na; }
+  KOKKOS_INLINE_FUNCTION int q() const { return m * na; }
 };
 
 template <class Real, class Space, class VecX, class MatX>

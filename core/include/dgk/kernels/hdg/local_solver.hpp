@@ -41,7 +41,7 @@ struct LocalSolverData {
   Kokkos::View<int**, Kokkos::LayoutRight, Mem> eface;      ///< (elements, nfaces)
   Kokkos::View<int**, Kokkos::LayoutRight, Mem> face_element;  ///< (faces, 2)
 
-  int nl() const { return nfaces * nfp; }
+  KOKKOS_INLINE_FUNCTION int nl() const { return nfaces * nfp; }
 
   /// F_ref(f, o_f)(k, i) of element e's face f.
   KOKKOS_INLINE_FUNCTION double Fref(int e, int f, int k, int i) const {
