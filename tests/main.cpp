@@ -2,9 +2,9 @@
 // host threads (DGK_TEST_THREADS to change) so the OpenMP backend is exercised in parallel.
 // ctest reserves that many processors per test (PROCESSORS), so test programs running side by
 // side never oversubscribe the cores.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 
 #include <gtest/gtest.h>
 

@@ -55,7 +55,8 @@ void bench(const HdgBenchOptions& o, std::ostream& out) {
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   out << std::setw(3) << "p" << std::setw(6) << "m" << std::setw(11) << "unknowns" << std::setw(10) << "DBF MB"
       << std::setw(10) << "CRS MB" << std::setw(10) << "product" << std::setw(11) << "time ms" << std::setw(9) << "GB/s"
-      << std::setw(10) << "of copy" << std::setw(12) << "CRS/this" << "\n";
+      << std::setw(10) << "of copy" << std::setw(12) << "CRS/this"
+      << "\n";
   const Space space;
   for (int p : o.orders) {
     HdgPoisson<Space> hdg(tmesh, PoissonOptions{p, 1.0}, PoissonProblem::cosine(o.dim));
@@ -120,15 +121,22 @@ void bench_hdg(const HdgBenchOptions& o, std::ostream& out) {
   DGK_THROW_IF(!f && o.precision != "double", "--precision must be float or double (got '" << o.precision << "')");
   switch (o.backend) {
 #ifdef KOKKOS_ENABLE_SERIAL
-    case Backend::Serial: f ? bench<Kokkos::Serial, float>(o, out) : bench<Kokkos::Serial, double>(o, out); return;
+    case Backend::Serial:
+      f ? bench<Kokkos::Serial, float>(o, out) : bench<Kokkos::Serial, double>(o, out);
+      return;
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-    case Backend::OpenMP: f ? bench<Kokkos::OpenMP, float>(o, out) : bench<Kokkos::OpenMP, double>(o, out); return;
+    case Backend::OpenMP:
+      f ? bench<Kokkos::OpenMP, float>(o, out) : bench<Kokkos::OpenMP, double>(o, out);
+      return;
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-    case Backend::Cuda: f ? bench<Kokkos::Cuda, float>(o, out) : bench<Kokkos::Cuda, double>(o, out); return;
+    case Backend::Cuda:
+      f ? bench<Kokkos::Cuda, float>(o, out) : bench<Kokkos::Cuda, double>(o, out);
+      return;
 #endif
-    default: break;
+    default:
+      break;
   }
   DGK_THROW_IF(true, "backend " << backend_name(o.backend) << " is not enabled in this build");
 }

@@ -14,10 +14,14 @@ int main(int argc, char* argv[]) {
   CLI::App app{"dgk-bench-hdg: the HDG trace system's products (same as dgk bench hdg)"};
   dgk::app::HdgBenchOptions o;
   std::string orders = "1..5", backend;
-  app.add_option("--dim", o.dim, "2 (triangles) or 3 (tetrahedra)")->capture_default_str()->check(CLI::IsMember({2, 3}));
+  app.add_option("--dim", o.dim, "2 (triangles) or 3 (tetrahedra)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({2, 3}));
   app.add_option("--orders", orders, "orders, e.g. 1..5")->capture_default_str();
   app.add_option("--faces", o.faces, "approximate number of faces (edges in 2D)")->capture_default_str();
-  app.add_option("--precision", o.precision, "double|float")->capture_default_str()->check(CLI::IsMember({"double", "float"}));
+  app.add_option("--precision", o.precision, "double|float")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"double", "float"}));
   app.add_option("--backend", backend, "serial|openmp|cuda (default: Kokkos's default space)");
   app.add_option("--reps", o.reps, "timed repetitions per product (median reported)")->capture_default_str();
   app.add_option("--report", o.report, "write the results as JSON to this file");

@@ -1,15 +1,17 @@
 // The dgk command line program: run a case, study its convergence, benchmark its kernels.
+#include <unistd.h>
 #include <cmath>
-#include <limits>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
-#include <cstdlib>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
+#include "bench_hdg.hpp"
+#include "config.hpp"
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
@@ -19,11 +21,9 @@
 #include "dgk/io/hdf5.hpp"
 #include "dgk/io/report.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
-#include "dgk/physics/cases.hpp"
 #include "dgk/physics/case.hpp"
+#include "dgk/physics/cases.hpp"
 #include "dgk/physics/tet_case.hpp"
-#include "bench_hdg.hpp"
-#include "config.hpp"
 #include "run.hpp"
 #include "text.hpp"
 
@@ -31,8 +31,8 @@ namespace {
 
 using dgk::app::fmt;
 using dgk::io::Report;
-using dgk::physics::TetCase;
 using dgk::physics::CaseOptions;
+using dgk::physics::TetCase;
 
 struct CommonOptions {
   CaseOptions m;
@@ -46,7 +46,9 @@ struct CommonOptions {
 
 void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
   if (with_order) cmd->add_option("--order", c.m.order, "polynomial order N (1..9)")->capture_default_str();
-  cmd->add_option("--precision", c.m.precision, "double|float")->capture_default_str()->check(CLI::IsMember({"double", "float"}));
+  cmd->add_option("--precision", c.m.precision, "double|float")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"double", "float"}));
   cmd->add_option("--backend", c.backend, "serial|openmp|cuda (default: Kokkos's default space)");
   cmd->add_option("--cfl", c.m.cfl, "CFL number of the time step")->capture_default_str();
   cmd->add_option("--report", c.report, "write the results as JSON to this file");
@@ -99,11 +101,12 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
   rep.set("case", base.name);
   rep.set("basis", base.basis);
   const std::string family = dgk::physics::case_dimension(base.name) == 2 ? "rect" : "box";
-  std::cout << "dgk convergence " << base.name << ": " << family << ":n meshes n = " << start << ".." << start + meshes - 1
-            << ", one period of the exact solution, " << base.basis << " basis\n";
+  std::cout << "dgk convergence " << base.name << ": " << family << ":n meshes n = " << start << ".."
+            << start + meshes - 1 << ", one period of the exact solution, " << base.basis << " basis\n";
   std::cout << std::setw(3) << "N";
   for (int k = 0; k < meshes; ++k) std::cout << std::setw(12) << ("h=1/" + std::to_string(start + k));
-  std::cout << std::setw(8) << "EOC" << "\n";
+  std::cout << std::setw(8) << "EOC"
+            << "\n";
   for (int n : orders) {
     std::vector<double> errs, hs;
     std::cout << std::setw(3) << n << std::flush;
@@ -143,14 +146,17 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
   CaseOptions base = resolve(c);
-  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3, "dgk bench times the tetrahedral cases (maxwell3d, acoustic3d)");
+  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3,
+               "dgk bench times the tetrahedral cases (maxwell3d, acoustic3d)");
   base.mesh = "box:" + std::to_string(n);
   const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
   auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
   // The kernel families to time: one, or all of both bases.
   std::vector<dgk::physics::TetKernels> families;
-  if (base.kernel == "all") families = dgk::physics::all_tet_kernels();
-  else families.push_back(dgk::physics::parse_tet_kernels(base.basis, base.kernel));
+  if (base.kernel == "all")
+    families = dgk::physics::all_tet_kernels();
+  else
+    families.push_back(dgk::physics::parse_tet_kernels(base.basis, base.kernel));
 
   // Ceilings measured in this run, on this backend and precision.
   dgk::backends::Ceilings ceil;
@@ -161,15 +167,22 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   };
   switch (backend) {
 #ifdef KOKKOS_ENABLE_SERIAL
-    case dgk::Backend::Serial: measure(Kokkos::Serial()); break;
+    case dgk::Backend::Serial:
+      measure(Kokkos::Serial());
+      break;
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-    case dgk::Backend::OpenMP: measure(Kokkos::OpenMP()); break;
+    case dgk::Backend::OpenMP:
+      measure(Kokkos::OpenMP());
+      break;
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-    case dgk::Backend::Cuda: measure(Kokkos::Cuda()); break;
+    case dgk::Backend::Cuda:
+      measure(Kokkos::Cuda());
+      break;
 #endif
-    default: break;
+    default:
+      break;
   }
   std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
@@ -182,9 +195,10 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   rep.set("elements", mesh.num_elements());
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
-  std::cout << std::setw(3) << "N" << std::setw(19) << "kernels" << std::setw(9) << "stage" << std::setw(11) << "time ms"
-            << std::setw(10) << "GFLOP/s" << std::setw(9) << "GB/s" << std::setw(10) << "roofline" << std::setw(14)
-            << "s/DOF/stage" << "\n";
+  std::cout << std::setw(3) << "N" << std::setw(19) << "kernels" << std::setw(9) << "stage" << std::setw(11)
+            << "time ms" << std::setw(10) << "GFLOP/s" << std::setw(9) << "GB/s" << std::setw(10) << "roofline"
+            << std::setw(14) << "s/DOF/stage"
+            << "\n";
   for (int order : orders) {
     // Total stage time per family, for the speedups.
     std::vector<std::pair<std::string, double>> totals;
@@ -213,9 +227,9 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         }
         const std::string name = total ? "stage" : costs[s].name;
         std::cout << std::setw(3) << order << std::setw(19) << fname << std::setw(9) << name << std::setw(11)
-                  << fmt(t * 1e3, 4) << std::setw(10) << fmt(flops / t / 1e9, 1) << std::setw(9) << fmt(bytes / t / 1e9, 1)
-                  << std::setw(9) << fmt(100 * bound / t, 1) << "%" << std::setw(14) << fmt(t / sim.num_dofs(), 3, true)
-                  << "\n";
+                  << fmt(t * 1e3, 4) << std::setw(10) << fmt(flops / t / 1e9, 1) << std::setw(9)
+                  << fmt(bytes / t / 1e9, 1) << std::setw(9) << fmt(100 * bound / t, 1) << "%" << std::setw(14)
+                  << fmt(t / sim.num_dofs(), 3, true) << "\n";
         Report row;
         row.set("order", order);
         row.set("kernels", fname);
@@ -264,11 +278,14 @@ int main(int argc, char* argv[]) {
   run->add_option("--kernel", run_opts.m.kernel,
                   "kernel family: auto, thread or blocked[:E] (nodal), sparse or optimal (bernstein)")
       ->capture_default_str();
-  run->add_option("--mesh", run_opts.m.mesh,
-                  "3D: box:n, box:nx,ny,nz or a Gmsh .msh file (default box:6); maxwell2d: rect:n, rect:nx,ny[,jitter=J] "
-                  "(default rect:8)");
+  run->add_option(
+      "--mesh", run_opts.m.mesh,
+      "3D: box:n, box:nx,ny,nz or a Gmsh .msh file (default box:6); maxwell2d: rect:n, rect:nx,ny[,jitter=J] "
+      "(default rect:8)");
   run->add_option("--final-time", run_opts.final_time, "final time (default: one period of the mode)");
-  run->add_option("--bc", run_opts.m.bc, "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing (maxwell3d), NAME=dirichlet|wall (acoustic3d)");
+  run->add_option("--bc", run_opts.m.bc,
+                  "boundary condition per Gmsh physical group: NAME=pec|pmc|absorbing (maxwell3d), NAME=dirichlet|wall "
+                  "(acoustic3d)");
   run->add_option("--initial", run_opts.m.initial,
                   "maxwell3d: cavity[:m,n,p] or pulse:x,y,z,width; acoustic3d: standing or pulse:x,y,z,width "
                   "(default: the case's exact solution)");
@@ -284,8 +301,9 @@ int main(int argc, char* argv[]) {
   run->add_option("--checkpoint", run_extra.checkpoint, "write a checkpoint (HDF5) to this file at the end of the run");
   run->add_option("--checkpoint-every", run_extra.checkpoint_every, "also write the checkpoint every this many steps")
       ->check(CLI::NonNegativeNumber);
-  run->add_option("--restart", run_extra.restart,
-                  "continue the run saved in this checkpoint (its mesh, order and parameters; options given must agree)");
+  run->add_option(
+      "--restart", run_extra.restart,
+      "continue the run saved in this checkpoint (its mesh, order and parameters; options given must agree)");
   run->add_option("--stop-at-step", run_extra.stop_at_step,
                   "stop after this step, as an interrupted job would (with --checkpoint, saved there for --restart)")
       ->check(CLI::NonNegativeNumber);
@@ -318,11 +336,14 @@ int main(int argc, char* argv[]) {
   bench->add_option("case", bench_opts.m.name, "the case, or hdg: the HDG trace system's products (paper 001)")
       ->check(CLI::IsMember(bench_names))
       ->capture_default_str();
-  bench->add_option("--dim", bench_dim, "hdg: 2 (triangles) or 3 (tetrahedra)")->capture_default_str()->check(CLI::IsMember({2, 3}));
+  bench->add_option("--dim", bench_dim, "hdg: 2 (triangles) or 3 (tetrahedra)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({2, 3}));
   bench->add_option("--faces", bench_faces, "hdg: approximate number of faces (edges in 2D)")->capture_default_str();
   add_case_options(bench, bench_opts, false);
-  bench->add_option("--kernel", bench_opts.m.kernel,
-                    "kernel family (see dgk run --help), or all: every family of both bases, with speedups")
+  bench
+      ->add_option("--kernel", bench_opts.m.kernel,
+                   "kernel family (see dgk run --help), or all: every family of both bases, with speedups")
       ->capture_default_str();
   bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
   bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();

@@ -40,8 +40,10 @@ Eigen::MatrixXd element_basis(int dim, int p, const Eigen::MatrixXd& x) {
 
 std::vector<Eigen::MatrixXd> element_gradients(int dim, int p, const Eigen::MatrixXd& x) {
   std::vector<Eigen::MatrixXd> g(static_cast<std::size_t>(dim));
-  if (dim == 2) basis::tri_grad_vandermonde(p, x.col(0), x.col(1), g[0], g[1]);
-  else basis::tet_grad_vandermonde(p, x.col(0), x.col(1), x.col(2), g[0], g[1], g[2]);
+  if (dim == 2)
+    basis::tri_grad_vandermonde(p, x.col(0), x.col(1), g[0], g[1]);
+  else
+    basis::tet_grad_vandermonde(p, x.col(0), x.col(1), x.col(2), g[0], g[1], g[2]);
   return g;
 }
 
@@ -72,8 +74,9 @@ Eigen::MatrixXd face_barycentric(int dim, const Eigen::MatrixXd& xi) {
 }  // namespace
 
 std::array<int, 3> reference_face_vertices(int dim, int f) {
-  if (dim == 2) return {basis::tri_edge_vertices[static_cast<std::size_t>(f)][0],
-                        basis::tri_edge_vertices[static_cast<std::size_t>(f)][1], -1};
+  if (dim == 2)
+    return {basis::tri_edge_vertices[static_cast<std::size_t>(f)][0],
+            basis::tri_edge_vertices[static_cast<std::size_t>(f)][1], -1};
   return basis::tet_face_vertices[static_cast<std::size_t>(f)];
 }
 
@@ -81,12 +84,13 @@ int face_orientation(int dim, const std::array<int, 3>& g) {
   const auto perms = permutations(dim);
   for (std::size_t o = 0; o < perms.size(); ++o) {
     bool sorted = true;
-    for (int k = 0; k + 1 < dim; ++k) sorted &= g[static_cast<std::size_t>(perms[o][static_cast<std::size_t>(k)])] <
-                                                g[static_cast<std::size_t>(perms[o][static_cast<std::size_t>(k + 1)])];
+    for (int k = 0; k + 1 < dim; ++k)
+      sorted &= g[static_cast<std::size_t>(perms[o][static_cast<std::size_t>(k)])] <
+                g[static_cast<std::size_t>(perms[o][static_cast<std::size_t>(k + 1)])];
     if (sorted) return static_cast<int>(o);
   }
-  DGK_THROW_IF(true, "face_orientation: a face uses a vertex twice (" << g[0] << ", " << g[1]
-                                                                      << (dim == 3 ? ", " + std::to_string(g[2]) : "") << ")");
+  DGK_THROW_IF(true, "face_orientation: a face uses a vertex twice ("
+                         << g[0] << ", " << g[1] << (dim == 3 ? ", " + std::to_string(g[2]) : "") << ")");
   return -1;
 }
 
@@ -124,7 +128,8 @@ HdgReference make_hdg_reference(int dim, int order) {
       // Canonical vertex k of the face is the element's face vertex perms[o][k].
       Eigen::MatrixXd x = Eigen::MatrixXd::Zero(fq.size(), dim);
       for (int k = 0; k < dim; ++k)
-        x += bary.col(k) * verts.row(fv[static_cast<std::size_t>(perms[static_cast<std::size_t>(o)][static_cast<std::size_t>(k)])]);
+        x += bary.col(k) *
+             verts.row(fv[static_cast<std::size_t>(perms[static_cast<std::size_t>(o)][static_cast<std::size_t>(k)])]);
       const Eigen::MatrixXd phi = element_basis(dim, order, x);
       ref.F.push_back(phi.transpose() * fq.weights.asDiagonal() * psi);
       if (o == 0) ref.S.push_back(phi.transpose() * fq.weights.asDiagonal() * phi);

@@ -37,8 +37,9 @@ TraceMesh build(const Mesh& mesh, const Conn& conn) {
     const auto& el = mesh.elements[k];
     Eigen::Matrix<double, Dim, Dim> jac;  // jac(d, r) = d x_d / d r_r
     for (int v = 0; v < nv; ++v)
-      for (int d = 0; d < Dim; ++d) t.vertex_xyz[k][static_cast<std::size_t>(v * Dim + d)] =
-          mesh.vertices[static_cast<std::size_t>(el[static_cast<std::size_t>(v)])][static_cast<std::size_t>(d)];
+      for (int d = 0; d < Dim; ++d)
+        t.vertex_xyz[k][static_cast<std::size_t>(v * Dim + d)] =
+            mesh.vertices[static_cast<std::size_t>(el[static_cast<std::size_t>(v)])][static_cast<std::size_t>(d)];
     for (int r = 0; r < Dim; ++r)
       for (int d = 0; d < Dim; ++d)
         jac(d, r) = 0.5 * (t.vertex_xyz[k][static_cast<std::size_t>((r + 1) * Dim + d)] -
@@ -49,14 +50,15 @@ TraceMesh build(const Mesh& mesh, const Conn& conn) {
       for (int b = a + 1; b < nv; ++b) {
         double s = 0;
         for (int d = 0; d < Dim; ++d) {
-          const double dx = t.vertex_xyz[k][static_cast<std::size_t>(a * Dim + d)] - t.vertex_xyz[k][static_cast<std::size_t>(b * Dim + d)];
+          const double dx = t.vertex_xyz[k][static_cast<std::size_t>(a * Dim + d)] -
+                            t.vertex_xyz[k][static_cast<std::size_t>(b * Dim + d)];
           s += dx * dx;
         }
         h = std::max(h, std::sqrt(s));
       }
-    DGK_THROW_IF(!(J > 1e-12 * std::pow(h, Dim)),
-                 "mesh '" << mesh.source << "': element " << e << " is inverted or degenerate (J = " << J
-                          << ", longest edge " << h << ")");
+    DGK_THROW_IF(!(J > 1e-12 * std::pow(h, Dim)), "mesh '" << mesh.source << "': element " << e
+                                                           << " is inverted or degenerate (J = " << J
+                                                           << ", longest edge " << h << ")");
     const Eigen::Matrix<double, Dim, Dim> inv = jac.inverse();  // inv(r, d) = d r_r / d x_d
     t.J[k] = J;
     for (int r = 0; r < Dim; ++r)
@@ -104,7 +106,8 @@ TraceMesh build(const Mesh& mesh, const Conn& conn) {
       // Vertices in canonical (sorted global) order.
       const auto fv = reference_face_vertices(Dim, f);
       std::array<int, 3> g{};
-      for (int v = 0; v < Dim; ++v) g[static_cast<std::size_t>(v)] = mesh.elements[k][static_cast<std::size_t>(fv[static_cast<std::size_t>(v)])];
+      for (int v = 0; v < Dim; ++v)
+        g[static_cast<std::size_t>(v)] = mesh.elements[k][static_cast<std::size_t>(fv[static_cast<std::size_t>(v)])];
       std::sort(g.begin(), g.begin() + Dim);
       std::array<double, 9> x{};
       for (int v = 0; v < Dim; ++v)
@@ -126,7 +129,8 @@ TraceMesh build(const Mesh& mesh, const Conn& conn) {
       if (e < 0) continue;
       const int a = t.face_local[static_cast<std::size_t>(l)][static_cast<std::size_t>(side)];
       for (int b = 0; b < nv; ++b)
-        if (b != a) nbr[block_slot(nv, side, a, b)] = t.element_face[static_cast<std::size_t>(e)][static_cast<std::size_t>(b)];
+        if (b != a)
+          nbr[block_slot(nv, side, a, b)] = t.element_face[static_cast<std::size_t>(e)][static_cast<std::size_t>(b)];
     }
     t.num_neighbours[static_cast<std::size_t>(l)] = t.is_boundary(l) ? nv : t.num_slots;
   }
@@ -135,9 +139,15 @@ TraceMesh build(const Mesh& mesh, const Conn& conn) {
 
 }  // namespace
 
-double TraceMesh::volume(int e) const { return J[static_cast<std::size_t>(e)] * (dim == 2 ? 2.0 : 4.0 / 3.0); }
+double TraceMesh::volume(int e) const {
+  return J[static_cast<std::size_t>(e)] * (dim == 2 ? 2.0 : 4.0 / 3.0);
+}
 
-TraceMesh make_trace_mesh(const mesh::TriMesh& mesh) { return build<2>(mesh, mesh::connect(mesh)); }
-TraceMesh make_trace_mesh(const mesh::TetMesh& mesh) { return build<3>(mesh, mesh::connect(mesh)); }
+TraceMesh make_trace_mesh(const mesh::TriMesh& mesh) {
+  return build<2>(mesh, mesh::connect(mesh));
+}
+TraceMesh make_trace_mesh(const mesh::TetMesh& mesh) {
+  return build<3>(mesh, mesh::connect(mesh));
+}
 
 }  // namespace dgk::hdg

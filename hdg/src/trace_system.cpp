@@ -118,9 +118,12 @@ CrsMatrix<Real, Space> to_crs(const TraceMatrix<Real, Space>& a) {
 
 template <class Space>
 HdgPoisson<Space>::HdgPoisson(TraceMesh mesh, const PoissonOptions& options, PoissonProblem problem)
-    : mesh_(std::move(mesh)), ref_(make_hdg_reference(mesh_.dim, options.order)), options_(options),
+    : mesh_(std::move(mesh)),
+      ref_(make_hdg_reference(mesh_.dim, options.order)),
+      options_(options),
       problem_(std::move(problem)) {
-  DGK_THROW_IF(!(options.tau > 0) || !std::isfinite(options.tau), "HDG: tau must be positive (got " << options.tau << ")");
+  DGK_THROW_IF(!(options.tau > 0) || !std::isfinite(options.tau),
+               "HDG: tau must be positive (got " << options.tau << ")");
   const auto start = std::chrono::steady_clock::now();
   const int ne = mesh_.num_elements(), nf = mesh_.num_faces(), dim = mesh_.dim;
   const int np = ref_.np, nfp = ref_.nfp, nfc = ref_.nfaces;
@@ -155,11 +158,16 @@ HdgPoisson<Space>::HdgPoisson(TraceMesh mesh, const PoissonOptions& options, Poi
   };
   const auto E = [](int e) { return static_cast<std::size_t>(e); };
   const auto K = [](int k) { return static_cast<std::size_t>(k); };
-  d.drdx = upload(M2("hdg::drdx", ne, dim * dim), [&](int e, int k) { return mesh_.drdx[E(e)][K(k)]; }, dim * dim);
-  d.normal = upload(M2("hdg::normal", ne, nfc * dim), [&](int e, int k) { return mesh_.normal[E(e)][K(k)]; }, nfc * dim);
-  d.sJ = upload(M2("hdg::sJ", ne, nfc), [&](int e, int k) { return mesh_.sJ[E(e)][K(k)]; }, nfc);
-  d.orient = upload(I2("hdg::orient", ne, nfc), [&](int e, int k) { return mesh_.element_orientation[E(e)][K(k)]; }, nfc);
-  d.eface = upload(I2("hdg::eface", ne, nfc), [&](int e, int k) { return mesh_.element_face[E(e)][K(k)]; }, nfc);
+  d.drdx = upload(
+      M2("hdg::drdx", ne, dim * dim), [&](int e, int k) { return mesh_.drdx[E(e)][K(k)]; }, dim * dim);
+  d.normal = upload(
+      M2("hdg::normal", ne, nfc * dim), [&](int e, int k) { return mesh_.normal[E(e)][K(k)]; }, nfc * dim);
+  d.sJ = upload(
+      M2("hdg::sJ", ne, nfc), [&](int e, int k) { return mesh_.sJ[E(e)][K(k)]; }, nfc);
+  d.orient = upload(
+      I2("hdg::orient", ne, nfc), [&](int e, int k) { return mesh_.element_orientation[E(e)][K(k)]; }, nfc);
+  d.eface = upload(
+      I2("hdg::eface", ne, nfc), [&](int e, int k) { return mesh_.element_face[E(e)][K(k)]; }, nfc);
   {
     d.face_element = I2("hdg::face_element", nf, 2);
     auto h = Kokkos::create_mirror_view(d.face_element);
@@ -317,8 +325,8 @@ double HdgPoisson<Space>::l2_error() const {
   return std::sqrt(sum);
 }
 
-#define DGK_HDG_INSTANTIATE(SPACE)                                                        \
-  template class HdgPoisson<SPACE>;                                                       \
+#define DGK_HDG_INSTANTIATE(SPACE)                                                               \
+  template class HdgPoisson<SPACE>;                                                              \
   template TraceMatrix<float, SPACE> convert<float, SPACE>(const TraceMatrix<double, SPACE>&);   \
   template TraceMatrix<double, SPACE> convert<double, SPACE>(const TraceMatrix<double, SPACE>&); \
   template CrsMatrix<float, SPACE> to_crs<float, SPACE>(const TraceMatrix<float, SPACE>&);       \

@@ -88,7 +88,9 @@ TEST(HdgTraceMesh, NeighbourListsHaveThePapersShape) {
     }
     // Every element has dim + 1 faces; interior faces are shared by two.
     EXPECT_EQ((dim + 1) * t.num_elements(), 2 * t.num_faces() - boundary);
-    if (dim == 2) EXPECT_EQ(t.num_faces(), 3 * 3 * 3 + 2 * 3);
+    if (dim == 2) {
+      EXPECT_EQ(t.num_faces(), 3 * 3 * 3 + 2 * 3);
+    }
   }
 }
 
@@ -122,7 +124,8 @@ void expect_products_agree(int dim, int order) {
       KOKKOS_LAMBDA(const int k) { abs_crs.values(k) = Kokkos::Experimental::fabs(abs_crs.values(k)); });
   Kokkos::View<Real*, Space> absx("absx", n);
   Kokkos::parallel_for(
-      Kokkos::RangePolicy<Space>(0, n), KOKKOS_LAMBDA(const std::size_t i) { absx(i) = Kokkos::Experimental::fabs(x(i)); });
+      Kokkos::RangePolicy<Space>(0, n),
+      KOKKOS_LAMBDA(const std::size_t i) { absx(i) = Kokkos::Experimental::fabs(x(i)); });
   KokkosSparse::spmv("N", Real(1), abs_crs, absx, Real(0), absy);
   Kokkos::fence();
   auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
@@ -232,7 +235,8 @@ INSTANTIATE_TEST_SUITE_P(DimsAndOrders, HdgConvergence,
                          ::testing::Values(std::make_tuple(2, 1), std::make_tuple(2, 2), std::make_tuple(2, 3),
                                            std::make_tuple(3, 1), std::make_tuple(3, 2)),
                          [](const auto& info) {
-                           return std::to_string(std::get<0>(info.param)) + "D_p" + std::to_string(std::get<1>(info.param));
+                           return std::to_string(std::get<0>(info.param)) + "D_p" +
+                                  std::to_string(std::get<1>(info.param));
                          });
 
 TEST(HdgTraceSystem, RejectsBadOptions) {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
+#include <Kokkos_Core.hpp>
 
 #include "dgk/hdg/reference.hpp"
 #include "dgk/hdg/trace_mesh.hpp"

@@ -15,12 +15,12 @@
 // definite), one element per thread.
 #pragma once
 
-#include <Kokkos_Core.hpp>
 #include <KokkosBatched_LU_Decl.hpp>
 #include <KokkosBatched_LU_Serial_Impl.hpp>
 #include <KokkosBatched_SolveLU_Decl.hpp>
 #include <KokkosBatched_Trsm_Decl.hpp>
 #include <KokkosBatched_Trsm_Serial_Impl.hpp>
+#include <Kokkos_Core.hpp>
 
 namespace dgk::kernels::hdg {
 
@@ -30,23 +30,21 @@ struct LocalSolverData {
   using Mem = typename Space::memory_space;
   int dim = 0, np = 0, nfp = 0, nfaces = 0, nperm = 0;
   double tau = 1.0;
-  Kokkos::View<double***, Kokkos::LayoutRight, Mem> Dr;  ///< (dim, np, np)
-  Kokkos::View<double***, Kokkos::LayoutRight, Mem> S;   ///< (nfaces, np, np)
-  Kokkos::View<double***, Kokkos::LayoutRight, Mem> F;   ///< (nfaces * nperm, np, nfp)
-  Kokkos::View<double*, Mem> J;                          ///< (elements)
-  Kokkos::View<double**, Kokkos::LayoutRight, Mem> drdx;    ///< (elements, dim * dim)
-  Kokkos::View<double**, Kokkos::LayoutRight, Mem> normal;  ///< (elements, nfaces * dim)
-  Kokkos::View<double**, Kokkos::LayoutRight, Mem> sJ;      ///< (elements, nfaces)
-  Kokkos::View<int**, Kokkos::LayoutRight, Mem> orient;     ///< (elements, nfaces)
-  Kokkos::View<int**, Kokkos::LayoutRight, Mem> eface;      ///< (elements, nfaces)
+  Kokkos::View<double***, Kokkos::LayoutRight, Mem> Dr;        ///< (dim, np, np)
+  Kokkos::View<double***, Kokkos::LayoutRight, Mem> S;         ///< (nfaces, np, np)
+  Kokkos::View<double***, Kokkos::LayoutRight, Mem> F;         ///< (nfaces * nperm, np, nfp)
+  Kokkos::View<double*, Mem> J;                                ///< (elements)
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> drdx;       ///< (elements, dim * dim)
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> normal;     ///< (elements, nfaces * dim)
+  Kokkos::View<double**, Kokkos::LayoutRight, Mem> sJ;         ///< (elements, nfaces)
+  Kokkos::View<int**, Kokkos::LayoutRight, Mem> orient;        ///< (elements, nfaces)
+  Kokkos::View<int**, Kokkos::LayoutRight, Mem> eface;         ///< (elements, nfaces)
   Kokkos::View<int**, Kokkos::LayoutRight, Mem> face_element;  ///< (faces, 2)
 
   KOKKOS_INLINE_FUNCTION int nl() const { return nfaces * nfp; }
 
   /// F_ref(f, o_f)(k, i) of element e's face f.
-  KOKKOS_INLINE_FUNCTION double Fref(int e, int f, int k, int i) const {
-    return F(f * nperm + orient(e, f), k, i);
-  }
+  KOKKOS_INLINE_FUNCTION double Fref(int e, int f, int k, int i) const { return F(f * nperm + orient(e, f), k, i); }
 
   /// Fills Sm (np x np) and R (np x nl) of element e.
   template <class MatS, class MatR>
@@ -146,8 +144,10 @@ void condense(const LocalSolverData<Space>& d, const LocalWorkspace<Space>& w, i
               for (int j = 0; j < nfp; ++j) {
                 double v = d.q_entry(e, fa, fb, i, j);
                 for (int k = 0; k < np; ++k) v -= R(k, fa * nfp + i) * X(k, fb * nfp + j);
-                if (slot == 0) Kokkos::atomic_add(&A(i, l, j), v);
-                else A(i, l, j + nfp * slot) = v;
+                if (slot == 0)
+                  Kokkos::atomic_add(&A(i, l, j), v);
+                else
+                  A(i, l, j + nfp * slot) = v;
               }
           }
           for (int i = 0; i < nfp; ++i) {
