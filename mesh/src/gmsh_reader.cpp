@@ -1,8 +1,10 @@
-// Gmsh MSH reader through the Gmsh C++ SDK.
+// Gmsh MSH readers (tetrahedra and triangles) through the Gmsh C++ SDK, and the Gmsh session
+// they share with the Gmsh mesh generators.
 #include <string>
 
 #include "dgk/core/error.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/mesh/tri_mesh.hpp"
 
 #ifdef DGK_HAS_GMSH
 
@@ -14,64 +16,59 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <csignal>
 #include <climits>
+#include <cmath>
+#include <csignal>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
-#include <sstream>
-#include <cmath>
-#include <cstddef>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <mutex>
+#include <sstream>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "gmsh_session.hpp"
 
 // Present only when a sanitizer runtime is linked in (weak otherwise).
 extern "C" void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 namespace dgk::mesh {
 
-namespace {
+namespace detail {
 
-// The Gmsh API is one global state: one reader at a time.
-std::mutex gmsh_mutex;
+std::mutex& gmsh_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
 
-// Initializes the Gmsh API quietly and finalizes it on every exit path.
-class GmshSession {
- public:
-  GmshSession() {
-    gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
-    try {
-      gmsh::option::setNumber("General.Terminal", 0);
-      gmsh::logger::start();
-    } catch (...) {
-      gmsh::finalize();
-      throw;
-    }
-    m_active = true;
+GmshSession::GmshSession() {
+  gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
+  try {
+    gmsh::option::setNumber("General.Terminal", 0);
+    gmsh::logger::start();
+  } catch (...) {
+    gmsh::finalize();
+    throw;
   }
-  ~GmshSession() {
-    if (!m_active) return;
-    try {
-      gmsh::logger::stop();
-      gmsh::finalize();
-    } catch (...) {
-      // Nothing sensible to report from a destructor.
-    }
+  m_active = true;
+}
+
+GmshSession::~GmshSession() {
+  if (!m_active) return;
+  try {
+    gmsh::logger::stop();
+    gmsh::finalize();
+  } catch (...) {
+    // Nothing sensible to report from a destructor.
   }
-  GmshSession(const GmshSession&) = delete;
-  GmshSession& operator=(const GmshSession&) = delete;
+}
 
- private:
-  bool m_active = false;
-};
-
-// Gmsh's own explanation of the last failure: the thrown text, else the last logged error.
 std::string gmsh_message(const std::string& thrown) {
   std::string message = thrown;
   if (message.empty()) {
@@ -83,27 +80,16 @@ std::string gmsh_message(const std::string& thrown) {
   return message.empty() ? std::string("no message from Gmsh") : message;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::GmshSession;
+
 // Runs a Gmsh call, turning whatever Gmsh throws into dgk::Error naming the file.
 template <class F>
 void gmsh_call(const std::string& path, const char* what, F&& f) {
-  std::string thrown;
-  bool failed = false;
-  try {
-    f();
-  } catch (const std::string& s) {
-    failed = true;
-    thrown = s;
-  } catch (const char* s) {
-    failed = true;
-    thrown = s ? s : "";
-  } catch (const std::exception& e) {
-    failed = true;
-    thrown = e.what();
-  } catch (...) {
-    failed = true;
-  }
-  DGK_THROW_IF(failed, "Gmsh mesh '" << path << "' cannot be read (" << what
-                                     << " failed): " << gmsh_message(thrown));
+  detail::gmsh_try("Gmsh mesh '" + path + "' cannot be read", what, std::forward<F>(f));
 }
 
 // Gmsh node tag -> contiguous vertex number, dense when the tags are (the usual case).
@@ -141,13 +127,14 @@ ElementType element_type(const std::string& path, int type) {
   ElementType t;
   std::vector<double> local;
   gmsh_call(path, "reading element properties", [&] {
-    gmsh::model::mesh::getElementProperties(type, t.name, t.dim, t.order, t.num_nodes, local,
-                                            t.num_primary);
+    gmsh::model::mesh::getElementProperties(type, t.name, t.dim, t.order, t.num_nodes, local, t.num_primary);
   });
   return t;
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // Reads every block of elements (one per element type) of one entity, checks that the type is
 // the expected kind and that the node list has the right length, then hands the block to f.
@@ -159,163 +146,245 @@ void for_each_element_block(const std::string& path, int dim, int entity, const 
   for (int type : types) {
     const ElementType t = element_type(path, type);
     std::vector<std::size_t> tags, nodes;
-    gmsh_call(path, "reading elements",
-              [&] { gmsh::model::mesh::getElementsByType(type, tags, nodes, entity); });
+    gmsh_call(path, "reading elements", [&] { gmsh::model::mesh::getElementsByType(type, tags, nodes, entity); });
     DGK_THROW_IF(!starts_with(t.name, expected), "Gmsh mesh '" << path << "': " << where << " holds " << tags.size()
                                                                << " elements of type " << type << " (" << t.name
                                                                << "); " << hint);
     DGK_THROW_IF(nodes.size() != tags.size() * static_cast<std::size_t>(t.num_nodes),
-                 "Gmsh mesh '" << path << "': element type " << type << " (" << t.name << ") of " << where
-                               << " lists " << nodes.size() << " node tags for " << tags.size() << " elements");
+                 "Gmsh mesh '" << path << "': element type " << type << " (" << t.name << ") of " << where << " lists "
+                               << nodes.size() << " node tags for " << tags.size() << " elements");
     f(tags, nodes, t.num_nodes);
   }
 }
 
-// Reads `open_path` (a private copy of the user's file) and names `path` in every message.
-TetMesh read_locked(const std::string& path, const std::string& open_path) {
-  GmshSession session;
-  gmsh_call(path, "opening", [&] { gmsh::open(open_path); });
+// What differs between reading tetrahedra and reading triangles: the element and boundary kinds,
+// the words of the messages, the coordinates kept and the orientation fix.
+struct TetKind {
+  using Mesh = TetMesh;
+  using Boundary = BoundaryFace;
+  static constexpr int dim = 3, corners = 4, boundary_corners = 3;
+  static constexpr const char* type = "Tetrahedron";  // prefix of Gmsh's element-type name
+  static constexpr const char* element = "tetrahedron";
+  static constexpr const char* elements = "tetrahedra";
+  static constexpr const char* entity = "volume";
+  static constexpr const char* need = "a 3D tetrahedral mesh";
+  static constexpr const char* no_entities = "the file has no volumes: a 2D mesh?";
+  static constexpr const char* boundary_type = "Triangle";
+  static constexpr const char* boundary_element = "triangle";
+  static constexpr const char* boundary_entity = "surface";
+  static constexpr const char* boundary_hint = "boundary faces of a tetrahedral mesh are triangles";
+  static std::vector<Boundary>& boundary(Mesh& m) { return m.boundary_faces; }
+  static std::array<double, 3> vertex(const double* x) { return {x[0], x[1], x[2]}; }
+  static void check_coordinates(const std::string&, const std::vector<std::size_t>&, const std::vector<double>&,
+                                const std::vector<char>&) {}
+  static double degenerate(double h) { return degenerate_tolerance * h * h * h; }
+  static void reorder(std::array<int, 4>& el) { std::swap(el[2], el[3]); }
+};
 
-  TetMesh mesh;
+struct TriKind {
+  using Mesh = TriMesh;
+  using Boundary = BoundaryEdge;
+  static constexpr int dim = 2, corners = 3, boundary_corners = 2;
+  static constexpr const char* type = "Triangle";
+  static constexpr const char* element = "triangle";
+  static constexpr const char* elements = "triangles";
+  static constexpr const char* entity = "surface";
+  static constexpr const char* need = "a 2D triangular mesh";
+  static constexpr const char* no_entities = "the file has no surfaces";
+  static constexpr const char* boundary_type = "Line";
+  static constexpr const char* boundary_element = "line";
+  static constexpr const char* boundary_entity = "curve";
+  static constexpr const char* boundary_hint = "boundary edges of a triangular mesh are lines";
+  static std::vector<Boundary>& boundary(Mesh& m) { return m.boundary_edges; }
+  static std::array<double, 2> vertex(const double* x) { return {x[0], x[1]}; }
+  // z is dropped: the used nodes must share it, to a tolerance relative to the extent in x, y.
+  static void check_coordinates(const std::string& path, const std::vector<std::size_t>& node_tags,
+                                const std::vector<double>& coords, const std::vector<char>& used) {
+    double lo[3], hi[3];
+    std::size_t low = 0, high = 0;  // nodes of the lowest and highest z
+    bool first = true;
+    for (std::size_t i = 0; i < node_tags.size(); ++i) {
+      if (!used[i]) continue;
+      const double* x = &coords[3 * i];
+      if (first || x[2] < lo[2]) low = i;
+      if (first || x[2] > hi[2]) high = i;
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = first ? x[d] : std::min(lo[d], x[d]);
+        hi[d] = first ? x[d] : std::max(hi[d], x[d]);
+      }
+      first = false;
+    }
+    if (first) return;
+    const double extent = std::max(hi[0] - lo[0], hi[1] - lo[1]);
+    DGK_THROW_IF(!(hi[2] - lo[2] <= 1e-10 * extent),
+                 "Gmsh mesh '" << path << "' is not planar: node " << node_tags[low] << " has z = " << lo[2]
+                               << " and node " << node_tags[high] << " z = " << hi[2]
+                               << "; dgk reads 2D meshes in a plane z = const (extent in x and y: " << extent << ")");
+  }
+  static double degenerate(double h) { return tri_degenerate_tolerance * h * h; }
+  static void reorder(std::array<int, 3>& el) { std::swap(el[1], el[2]); }
+};
+
+// Reads the elements of the current model (opened from a file or generated) with the
+// conventions of read_gmsh_tet and read_gmsh_tri; names `path` in every message.
+template <class K>
+typename K::Mesh read_model(const std::string& path) {
+  constexpr int nc = K::corners;
+  typename K::Mesh mesh;
   mesh.source = path;
 
-  // Tetrahedra per volume entity, so that each carries its entity's physical group.
-  gmsh::vectorpair volumes;
-  gmsh_call(path, "listing volumes", [&] { gmsh::model::getEntities(volumes, 3); });
-  std::vector<std::size_t> tet_nodes;  // 4 Gmsh node tags per element
-  std::vector<std::size_t> tet_tags;   // Gmsh element tags
-  for (const auto& dim_entity : volumes) {
+  // A mesh of a higher dimension would be read as its boundary: refuse it.
+  if constexpr (K::dim < 3) {
+    std::vector<int> types;
+    gmsh_call(path, "listing element types", [&] { gmsh::model::mesh::getElementTypes(types, K::dim + 1); });
+    DGK_THROW_IF(!types.empty(), "Gmsh mesh '" << path << "' holds " << K::dim + 1 << "D elements ("
+                                               << element_type(path, types[0]).name << "); dgk needs " << K::need
+                                               << " here");
+  }
+
+  // Elements per entity of the top dimension, so that each carries its entity's physical group.
+  gmsh::vectorpair entities;
+  gmsh_call(path, "listing entities", [&] { gmsh::model::getEntities(entities, K::dim); });
+  std::vector<std::size_t> cell_nodes;  // nc Gmsh node tags per element
+  std::vector<std::size_t> cell_tags;   // Gmsh element tags
+  for (const auto& dim_entity : entities) {
     // Plain copies: lambdas may not capture structured bindings before C++20.
     const int dim = dim_entity.first, entity = dim_entity.second;
     std::vector<int> physical;
-    gmsh_call(path, "reading volume physical groups",
-              [&] { gmsh::model::getPhysicalGroupsForEntity(dim, entity, physical); });
-    // An entity in several volume groups takes the lowest physical tag.
+    gmsh_call(path, "reading physical groups", [&] { gmsh::model::getPhysicalGroupsForEntity(dim, entity, physical); });
+    // An entity in several groups takes the lowest physical tag.
     const int region = physical.empty() ? 0 : *std::min_element(physical.begin(), physical.end());
-    const std::string where = "volume " + std::to_string(entity);
-    for_each_element_block(path, dim, entity, where, "Tetrahedron", "dgk reads tetrahedra only",
-                           [&](const std::vector<std::size_t>& tags, const std::vector<std::size_t>& nodes,
-                               int num_nodes) {
-                             // Corner nodes come first in Gmsh's ordering of higher-order elements.
-                             for (std::size_t i = 0; i < tags.size(); ++i) {
-                               for (int q = 0; q < 4; ++q) tet_nodes.push_back(nodes[i * num_nodes + q]);
-                               tet_tags.push_back(tags[i]);
-                             }
-                             mesh.region.insert(mesh.region.end(), tags.size(), region);
-                           });
+    const std::string where = std::string(K::entity) + " " + std::to_string(entity);
+    const std::string hint = std::string("dgk reads ") + K::elements + " only";
+    for_each_element_block(
+        path, dim, entity, where, K::type, hint.c_str(),
+        [&](const std::vector<std::size_t>& tags, const std::vector<std::size_t>& nodes, int num_nodes) {
+          // Corner nodes come first in Gmsh's ordering of higher-order elements.
+          for (std::size_t i = 0; i < tags.size(); ++i) {
+            for (int q = 0; q < nc; ++q) cell_nodes.push_back(nodes[i * num_nodes + q]);
+            cell_tags.push_back(tags[i]);
+          }
+          mesh.region.insert(mesh.region.end(), tags.size(), region);
+        });
   }
+  DGK_THROW_IF(cell_tags.empty(),
+               "Gmsh mesh '" << path << "' holds no " << K::elements << "; dgk needs " << K::need << " ("
+                             << (entities.empty() ? std::string(K::no_entities)
+                                                  : std::string("its ") + K::entity +
+                                                        "s hold no elements: once a model has physical groups, Gmsh "
+                                                        "saves only their elements, so add a " +
+                                                        K::entity + " physical group or set Mesh.SaveAll = 1")
+                             << ")");
   DGK_THROW_IF(
-      tet_tags.empty(),
-      "Gmsh mesh '" << path << "' holds no tetrahedra; dgk needs a 3D tetrahedral mesh ("
-                    << (volumes.empty() ? "the file has no volumes: a 2D mesh?"
-                                        : "its volumes hold no elements: once a model has physical "
-                                          "groups, Gmsh saves only their elements, so add a volume "
-                                          "physical group or set Mesh.SaveAll = 1")
-                    << ")");
-  DGK_THROW_IF(tet_tags.size() > static_cast<std::size_t>(INT_MAX),
-               "Gmsh mesh '" << path << "' holds " << tet_tags.size()
-                             << " tetrahedra, more than dgk's index range");
+      cell_tags.size() > static_cast<std::size_t>(INT_MAX),
+      "Gmsh mesh '" << path << "' holds " << cell_tags.size() << " " << K::elements << ", more than dgk's index range");
 
-  // Vertices: the nodes used as tetrahedron corners, numbered in Gmsh's node order.
+  // Vertices: the nodes used as element corners, numbered in Gmsh's node order.
   std::vector<std::size_t> node_tags;
   std::vector<double> coords, parametric;
-  gmsh_call(path, "reading nodes", [&] {
-    gmsh::model::mesh::getNodes(node_tags, coords, parametric, -1, -1, false, false);
-  });
+  gmsh_call(path, "reading nodes",
+            [&] { gmsh::model::mesh::getNodes(node_tags, coords, parametric, -1, -1, false, false); });
   DGK_THROW_IF(coords.size() != 3 * node_tags.size(),
-               "Gmsh mesh '" << path << "': " << coords.size() << " coordinates for "
-                             << node_tags.size() << " nodes");
-  const std::size_t max_tag =
-      node_tags.empty() ? 0 : *std::max_element(node_tags.begin(), node_tags.end());
+               "Gmsh mesh '" << path << "': " << coords.size() << " coordinates for " << node_tags.size() << " nodes");
+  const std::size_t max_tag = node_tags.empty() ? 0 : *std::max_element(node_tags.begin(), node_tags.end());
   NodeMap position;  // node tag -> position in node_tags
   position.reserve(max_tag, node_tags.size());
-  for (std::size_t i = 0; i < node_tags.size(); ++i)
-    position.set(node_tags[i], static_cast<int>(i));
+  for (std::size_t i = 0; i < node_tags.size(); ++i) position.set(node_tags[i], static_cast<int>(i));
   std::vector<char> used(node_tags.size(), 0);
-  std::vector<int> corner(tet_nodes.size());
-  for (std::size_t i = 0; i < tet_nodes.size(); ++i) {
-    const int p = position.get(tet_nodes[i]);
-    DGK_THROW_IF(p < 0, "Gmsh mesh '" << path << "': tetrahedron " << tet_tags[i / 4]
-                                      << " uses node " << tet_nodes[i]
-                                      << ", which the file does not define");
+  std::vector<int> corner(cell_nodes.size());
+  for (std::size_t i = 0; i < cell_nodes.size(); ++i) {
+    const int p = position.get(cell_nodes[i]);
+    DGK_THROW_IF(p < 0, "Gmsh mesh '" << path << "': " << K::element << " " << cell_tags[i / nc] << " uses node "
+                                      << cell_nodes[i] << ", which the file does not define");
     corner[i] = p;
     used[p] = 1;
   }
+  K::check_coordinates(path, node_tags, coords, used);
   std::vector<int> vertex_of(node_tags.size(), -1);
   for (std::size_t i = 0; i < node_tags.size(); ++i) {
     if (!used[i]) continue;
     vertex_of[i] = static_cast<int>(mesh.vertices.size());
-    mesh.vertices.push_back({coords[3 * i], coords[3 * i + 1], coords[3 * i + 2]});
+    mesh.vertices.push_back(K::vertex(&coords[3 * i]));
   }
 
-  const std::size_t num_tets = tet_tags.size();
-  mesh.elements.resize(num_tets);
-  for (std::size_t e = 0; e < num_tets; ++e) {
-    for (int q = 0; q < 4; ++q) mesh.elements[e][q] = vertex_of[corner[4 * e + q]];
+  const std::size_t num_cells = cell_tags.size();
+  mesh.elements.resize(num_cells);
+  for (std::size_t e = 0; e < num_cells; ++e) {
+    for (int q = 0; q < nc; ++q) mesh.elements[e][q] = vertex_of[corner[nc * e + q]];
   }
-  mesh.material.assign(num_tets, {1.0, 1.0});
+  mesh.material.assign(num_cells, {1.0, 1.0});
 
   // Orientation: Gmsh files are not bound to dgk's convention, so reorder negative elements.
-  for (std::size_t e = 0; e < num_tets; ++e) {
+  for (std::size_t e = 0; e < num_cells; ++e) {
     const int ei = static_cast<int>(e);
     const double J = element_jacobian(mesh, ei);
     const double h = longest_edge(mesh, ei);
-    DGK_THROW_IF(!(std::abs(J) > degenerate_tolerance * h * h * h),
-                 "Gmsh mesh '" << path << "': tetrahedron " << tet_tags[e] << " (element " << e
-                               << ") is degenerate: J = " << J << ", longest edge " << h);
-    if (J < 0) std::swap(mesh.elements[e][2], mesh.elements[e][3]);
+    DGK_THROW_IF(!(std::abs(J) > K::degenerate(h)), "Gmsh mesh '" << path << "': " << K::element << " " << cell_tags[e]
+                                                                  << " (element " << e << ") is degenerate: J = " << J
+                                                                  << ", longest edge " << h);
+    if (J < 0) K::reorder(mesh.elements[e]);
   }
 
-  // Boundary faces: the triangles of the 2D physical groups, tags 1, 2, ... in group order.
-  // Groups sharing a name share a tag.
+  // Boundary: the elements of the physical groups one dimension down, tags 1, 2, ... in group
+  // order. Groups sharing a name share a tag.
+  constexpr int bdim = K::dim - 1;
   gmsh::vectorpair groups;
-  gmsh_call(path, "listing physical groups", [&] { gmsh::model::getPhysicalGroups(groups, 2); });
+  gmsh_call(path, "listing physical groups", [&] { gmsh::model::getPhysicalGroups(groups, bdim); });
   std::sort(groups.begin(), groups.end());
   std::vector<std::string> names(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    gmsh_call(path, "reading a physical name",
-              [&] { gmsh::model::getPhysicalName(2, groups[g].second, names[g]); });
+    gmsh_call(path, "reading a physical name", [&] { gmsh::model::getPhysicalName(bdim, groups[g].second, names[g]); });
     if (names[g].empty()) names[g] = "group" + std::to_string(groups[g].second);
   }
-  // A group called "boundary" takes that name from the untagged faces (tag 0).
+  // A group called "boundary" takes that name from the untagged boundary (tag 0).
   while (std::find(names.begin(), names.end(), mesh.boundary_names[0]) != names.end()) {
-    mesh.boundary_names[0] = mesh.boundary_names[0] == "boundary" ? std::string("untagged")
-                                                                  : mesh.boundary_names[0] + "_";
+    mesh.boundary_names[0] =
+        mesh.boundary_names[0] == "boundary" ? std::string("untagged") : mesh.boundary_names[0] + "_";
   }
+  auto& boundary = K::boundary(mesh);
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const int dim = groups[g].first, group = groups[g].second;
+    const int group = groups[g].second;
     const std::string& name = names[g];
     int tag = mesh.boundary_tag(name);
     if (tag < 0) {
       tag = static_cast<int>(mesh.boundary_names.size());
       mesh.boundary_names.push_back(name);
     }
-    std::vector<int> surfaces;
+    std::vector<int> members;
     gmsh_call(path, "reading a physical group",
-              [&] { gmsh::model::getEntitiesForPhysicalGroup(dim, group, surfaces); });
-    for (int surface : surfaces) {
-      const std::string where = "boundary group '" + name + "' (surface " + std::to_string(surface) + ")";
+              [&] { gmsh::model::getEntitiesForPhysicalGroup(bdim, group, members); });
+    for (int member : members) {
+      const std::string where =
+          "boundary group '" + name + "' (" + K::boundary_entity + " " + std::to_string(member) + ")";
       for_each_element_block(
-          path, dim, surface, where, "Triangle", "boundary faces of a tetrahedral mesh are triangles",
+          path, bdim, member, where, K::boundary_type, K::boundary_hint,
           [&](const std::vector<std::size_t>& tags, const std::vector<std::size_t>& nodes, int num_nodes) {
             for (std::size_t i = 0; i < tags.size(); ++i) {
-              BoundaryFace face;
-              face.tag = tag;
-              for (int q = 0; q < 3; ++q) {
+              typename K::Boundary item;
+              item.tag = tag;
+              for (int q = 0; q < K::boundary_corners; ++q) {
                 const std::size_t node = nodes[i * num_nodes + q];
                 const int p = position.get(node);
                 const int v = p < 0 ? -1 : vertex_of[p];
-                DGK_THROW_IF(v < 0, "Gmsh mesh '" << path << "': triangle " << tags[i] << " of boundary group '"
-                                                  << name << "' uses node " << node
-                                                  << ", which is not a corner of any tetrahedron");
-                face.vertices[q] = v;
+                DGK_THROW_IF(v < 0, "Gmsh mesh '" << path << "': " << K::boundary_element << " " << tags[i]
+                                                  << " of boundary group '" << name << "' uses node " << node
+                                                  << ", which is not a corner of any " << K::element);
+                item.vertices[q] = v;
               }
-              mesh.boundary_faces.push_back(face);
+              boundary.push_back(item);
             }
           });
     }
   }
   return mesh;
+}
+
+// Reads `open_path` (a private copy of the user's file) and names `path` in every message.
+template <class K>
+typename K::Mesh read_locked(const std::string& path, const std::string& open_path) {
+  GmshSession session;
+  gmsh_call(path, "opening", [&] { gmsh::open(open_path); });
+  return read_model<K>(path);
 }
 
 // --- Isolation --------------------------------------------------------------------------------
@@ -360,7 +429,7 @@ class PrivateCopy {
   std::string m_dir, m_file;
 };
 
-// Flat binary form of a TetMesh for the pipe between child and parent.
+// Byte buffer of the pipe between child and parent, and its reader.
 class Writer {
  public:
   template <class T>
@@ -409,7 +478,8 @@ class Reader {
  private:
   void take(char* out, std::size_t n) {
     DGK_THROW_IF(n > m_buf.size() - m_pos, "reading Gmsh mesh '" << m_path << "': truncated result");
-    std::copy(m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos), m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos + n), out);
+    std::copy(m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos),
+              m_buf.begin() + static_cast<std::ptrdiff_t>(m_pos + n), out);
     m_pos += n;
   }
   const std::vector<char>& m_buf;
@@ -417,26 +487,30 @@ class Reader {
   std::size_t m_pos = 0;
 };
 
-std::vector<char> serialize(const TetMesh& m) {
+// Flat binary form of a mesh (TetMesh or TriMesh) for the pipe between child and parent.
+template <class K>
+std::vector<char> serialize(typename K::Mesh& m) {
   Writer w;
   w.vec(m.vertices);
   w.vec(m.elements);
   w.vec(m.material);
   w.vec(m.region);
-  w.vec(m.boundary_faces);
+  w.vec(K::boundary(m));
   w.pod(static_cast<std::uint64_t>(m.boundary_names.size()));
   for (const auto& n : m.boundary_names) w.str(n);
   return w.bytes();
 }
 
-TetMesh deserialize(const std::vector<char>& buf, const std::string& path) {
+template <class K>
+typename K::Mesh deserialize(const std::vector<char>& buf, const std::string& path) {
+  using Mesh = typename K::Mesh;
   Reader r(buf, path);
-  TetMesh m;
-  m.vertices = r.vec<std::array<double, 3>>();
-  m.elements = r.vec<std::array<int, 4>>();
-  m.material = r.vec<std::array<double, 2>>();
+  Mesh m;
+  m.vertices = r.vec<typename decltype(Mesh::vertices)::value_type>();
+  m.elements = r.vec<typename decltype(Mesh::elements)::value_type>();
+  m.material = r.vec<typename decltype(Mesh::material)::value_type>();
   m.region = r.vec<int>();
-  m.boundary_faces = r.vec<BoundaryFace>();
+  K::boundary(m) = r.vec<typename K::Boundary>();
   const auto names = r.pod<std::uint64_t>();
   DGK_THROW_IF(names > buf.size(), "reading Gmsh mesh '" << path << "': truncated result");
   m.boundary_names.clear();
@@ -456,7 +530,8 @@ void write_all(int fd, const char* p, std::size_t n) {
 
 // Runs the read in a child process. The child sends one status byte (0: mesh follows, 1: error
 // message follows) and the payload, then leaves with _exit so no parent state is torn down twice.
-TetMesh read_isolated(const std::string& path, const std::string& open_path) {
+template <class K>
+typename K::Mesh read_isolated(const std::string& path, const std::string& open_path) {
   int fds[2];
   DGK_THROW_IF(pipe(fds) != 0, "cannot create a pipe to read Gmsh mesh '" << path << "'");
   std::cout.flush();
@@ -476,7 +551,8 @@ TetMesh read_isolated(const std::string& path, const std::string& open_path) {
     char status = 1;
     std::vector<char> payload;
     try {
-      payload = serialize(read_locked(path, open_path));
+      auto mesh = read_locked<K>(path, open_path);
+      payload = serialize<K>(mesh);
       status = 0;
     } catch (const std::exception& e) {
       const std::string msg = e.what();
@@ -492,8 +568,10 @@ TetMesh read_isolated(const std::string& path, const std::string& open_path) {
   char chunk[1 << 16];
   for (;;) {
     const ssize_t k = read(fds[0], chunk, sizeof chunk);
-    if (k > 0) buf.insert(buf.end(), chunk, chunk + k);
-    else if (k == 0 || errno != EINTR) break;
+    if (k > 0)
+      buf.insert(buf.end(), chunk, chunk + k);
+    else if (k == 0 || errno != EINTR)
+      break;
   }
   close(fds[0]);
   int wstatus = 0;
@@ -502,21 +580,23 @@ TetMesh read_isolated(const std::string& path, const std::string& open_path) {
   const bool clean_exit = WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0;
   if (!clean_exit || buf.empty()) {
     std::ostringstream why;
-    if (WIFSIGNALED(wstatus)) why << "signal " << WTERMSIG(wstatus) << ", " << strsignal(WTERMSIG(wstatus));
-    else why << "exit status " << (WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+    if (WIFSIGNALED(wstatus))
+      why << "signal " << WTERMSIG(wstatus) << ", " << strsignal(WTERMSIG(wstatus));
+    else
+      why << "exit status " << (WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
     DGK_THROW_IF(true, "Gmsh failed while reading mesh '" << path << "' (" << why.str()
-                                                           << "): the file is malformed or not supported");
+                                                          << "): the file is malformed or not supported");
   }
   const std::vector<char> payload(buf.begin() + 1, buf.end());
   DGK_THROW_IF(buf[0] != 0, std::string(payload.begin(), payload.end()));
-  return deserialize(payload, path);
+  return deserialize<K>(payload, path);
 }
 
-}  // namespace
-
-TetMesh read_gmsh_tet(const std::string& path) {
-  std::lock_guard<std::mutex> lock(gmsh_mutex);
-  // Cheap checks first, in this process, with their own messages.
+// Cheap checks first, in this process, with their own messages; then the read in a child on a
+// private copy.
+template <class K>
+typename K::Mesh read_file(const std::string& path) {
+  std::lock_guard<std::mutex> lock(detail::gmsh_mutex());
   std::error_code ec;
   DGK_THROW_IF(!std::filesystem::exists(path, ec), "Gmsh mesh '" << path << "' does not exist");
   DGK_THROW_IF(std::filesystem::is_directory(path, ec), "Gmsh mesh '" << path << "' is a directory, not a file");
@@ -527,7 +607,21 @@ TetMesh read_gmsh_tet(const std::string& path) {
   DGK_THROW_IF(std::filesystem::file_size(path, ec) == 0, "Gmsh mesh '" << path << "' is empty");
   require_msh_header(path);
   PrivateCopy copy(path);
-  return read_isolated(path, copy.file());
+  return read_isolated<K>(path, copy.file());
+}
+
+}  // namespace
+
+TriMesh detail::tri_mesh_from_gmsh_model(const std::string& name) {
+  return read_model<TriKind>(name);
+}
+
+TetMesh read_gmsh_tet(const std::string& path) {
+  return read_file<TetKind>(path);
+}
+
+TriMesh read_gmsh_tri(const std::string& path) {
+  return read_file<TriKind>(path);
 }
 
 }  // namespace dgk::mesh
@@ -536,10 +630,23 @@ TetMesh read_gmsh_tet(const std::string& path) {
 
 namespace dgk::mesh {
 
-TetMesh read_gmsh_tet(const std::string& path) {
+namespace {
+
+void no_gmsh(const std::string& path) {
   DGK_THROW_IF(true, "cannot read the Gmsh mesh '" << path
                                                    << "': this build of dgk has no Gmsh support "
                                                       "(configure with DGK_ENABLE_GMSH=ON)");
+}
+
+}  // namespace
+
+TetMesh read_gmsh_tet(const std::string& path) {
+  no_gmsh(path);
+  return {};
+}
+
+TriMesh read_gmsh_tri(const std::string& path) {
+  no_gmsh(path);
   return {};
 }
 

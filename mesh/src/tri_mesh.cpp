@@ -1,5 +1,5 @@
-// Triangular meshes: the rectangle generator, the mesh-specification parser, connectivity,
-// geometric factors, node coordinates and edge-node maps.
+// Triangular meshes: the rectangle generator, the mesh-specification parser, connectivity (also
+// across periodic boundaries), geometric factors, node coordinates and edge-node maps.
 #include "dgk/mesh/tri_mesh.hpp"
 
 #include <algorithm>
@@ -298,11 +298,16 @@ TriMesh make_rectangle(const RectangleSpec& spec) {
 }
 
 TriMesh load_tri_mesh(const std::string& spec) {
+  const std::string msh = ".msh";
+  if (spec.size() > msh.size() && spec.compare(spec.size() - msh.size(), msh.size(), msh) == 0) {
+    return read_gmsh_tri(spec);
+  }
   DGK_THROW_IF(spec.compare(0, 5, "rect:") != 0, "unknown 2D mesh specification '"
                                                      << spec
                                                      << "': expected 'rect:n' or 'rect:nx,ny', optionally followed by "
                                                         ",jitter=J (0.."
-                                                     << max_rectangle_jitter << ") and ,seed=S");
+                                                     << max_rectangle_jitter
+                                                     << ") and ,seed=S, or a Gmsh file ending in .msh");
   return load_rectangle(spec);
 }
 
@@ -392,6 +397,124 @@ TriConnectivity connect(const TriMesh& mesh) {
     conn.bc_tag[ue][f] = be.tag;
   }
   return conn;
+}
+
+void connect_periodic(const TriMesh& mesh, TriConnectivity& conn, int from, int to, const Vec2& shift) {
+  check_sizes(mesh, conn, "periodic pairing");
+  const int num_tags = static_cast<int>(mesh.boundary_names.size());
+  for (int tag : {from, to}) {
+    DGK_THROW_IF(tag < 0 || tag >= num_tags, "periodic pairing of mesh '" << mesh.source << "': tag " << tag
+                                                                          << " is outside 0.." << num_tags - 1
+                                                                          << " (the boundary names)");
+  }
+  const std::string& from_name = mesh.boundary_names[static_cast<std::size_t>(from)];
+  const std::string& to_name = mesh.boundary_names[static_cast<std::size_t>(to)];
+  DGK_THROW_IF(from == to, "periodic pairing of mesh '" << mesh.source << "': boundary '" << from_name
+                                                        << "' cannot be paired with itself");
+  DGK_THROW_IF(!std::isfinite(shift[0]) || !std::isfinite(shift[1]), "periodic pairing of mesh '"
+                                                                         << mesh.source << "': the shift (" << shift[0]
+                                                                         << ", " << shift[1] << ") is not finite");
+
+  // The still unpaired boundary edges of a tag, with their end points and midpoints.
+  struct Side {
+    int e, f;
+    std::array<Vec2, 2> p;
+    Vec2 mid;
+    double length;
+  };
+  auto sides = [&](int tag) {
+    std::vector<Side> out;
+    for (int e = 0; e < mesh.num_elements(); ++e) {
+      for (int f = 0; f < 3; ++f) {
+        const auto ue = static_cast<std::size_t>(e);
+        if (conn.EToE[ue][f] >= 0 || conn.bc_tag[ue][f] != tag) continue;
+        const auto v = edge_vertices(mesh, e, f);
+        const Vec2 &a = mesh.vertices[static_cast<std::size_t>(v[0])],
+                   &b = mesh.vertices[static_cast<std::size_t>(v[1])];
+        out.push_back({e, f, {a, b}, {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])}, norm(sub(b, a))});
+      }
+    }
+    return out;
+  };
+  auto describe = [](const Side& s) {
+    std::ostringstream out;
+    out << "element " << s.e << " edge " << s.f << " (midpoint (" << s.mid[0] << ", " << s.mid[1] << "))";
+    return out.str();
+  };
+  const std::vector<Side> origin = sides(from);
+  std::vector<Side> target = sides(to);
+  DGK_THROW_IF(origin.empty(), "periodic pairing of mesh '" << mesh.source << "': no unpaired boundary edge has tag '"
+                                                            << from_name << "'");
+
+  // Targets sorted along the axis on which their midpoints spread most; a query scans the
+  // window of its tolerance along that axis.
+  Vec2 lo{target.empty() ? 0.0 : target[0].mid[0], target.empty() ? 0.0 : target[0].mid[1]}, hi = lo;
+  for (const Side& t : target) {
+    for (int d = 0; d < 2; ++d) lo[d] = std::min(lo[d], t.mid[d]), hi[d] = std::max(hi[d], t.mid[d]);
+  }
+  const int axis = hi[1] - lo[1] > hi[0] - lo[0] ? 1 : 0;
+  std::sort(target.begin(), target.end(), [axis](const Side& a, const Side& b) { return a.mid[axis] < b.mid[axis]; });
+
+  std::vector<int> partner(target.size(), -1);  // origin index paired with each target
+  for (std::size_t k = 0; k < origin.size(); ++k) {
+    const Side& s = origin[k];
+    const double tol = 1e-9 * s.length;
+    const Vec2 q{s.mid[0] + shift[0], s.mid[1] + shift[1]};
+    auto it = std::lower_bound(target.begin(), target.end(), q[axis] - tol,
+                               [axis](const Side& t, double value) { return t.mid[axis] < value; });
+    std::size_t match = target.size();
+    for (; it != target.end() && it->mid[axis] <= q[axis] + tol; ++it) {
+      if (norm(sub(it->mid, q)) <= tol) {
+        match = static_cast<std::size_t>(it - target.begin());
+        break;
+      }
+    }
+    DGK_THROW_IF(match == target.size(), "periodic pairing of mesh '"
+                                             << mesh.source << "': " << describe(s) << " on '" << from_name
+                                             << "' has no partner on '" << to_name << "' at (" << q[0] << ", " << q[1]
+                                             << ") (shift (" << shift[0] << ", " << shift[1] << "), tolerance " << tol
+                                             << ")");
+    const Side& t = target[match];
+    DGK_THROW_IF(partner[match] >= 0, "periodic pairing of mesh '"
+                                          << mesh.source
+                                          << "': " << describe(origin[static_cast<std::size_t>(partner[match])])
+                                          << " and " << describe(s) << " on '" << from_name << "' both match "
+                                          << describe(t) << " on '" << to_name << "'");
+    // The end points must coincide too (in either order), or the two edges differ in length.
+    bool ends = false;
+    for (int flip = 0; flip < 2 && !ends; ++flip) {
+      ends = true;
+      for (int q2 = 0; q2 < 2; ++q2) {
+        const Vec2& a = s.p[static_cast<std::size_t>(q2)];
+        const Vec2& b = t.p[static_cast<std::size_t>(flip ? 1 - q2 : q2)];
+        ends = ends && norm(sub(b, Vec2{a[0] + shift[0], a[1] + shift[1]})) <= tol;
+      }
+    }
+    DGK_THROW_IF(!ends, "periodic pairing of mesh '" << mesh.source << "': " << describe(s) << " on '" << from_name
+                                                     << "' and " << describe(t) << " on '" << to_name
+                                                     << "' share their shifted midpoint but not their end points "
+                                                        "(lengths "
+                                                     << s.length << " and " << t.length << ")");
+    partner[match] = static_cast<int>(k);
+  }
+  for (std::size_t m = 0; m < target.size(); ++m) {
+    DGK_THROW_IF(partner[m] < 0, "periodic pairing of mesh '" << mesh.source << "': " << describe(target[m]) << " on '"
+                                                              << to_name << "' has no partner on '" << from_name
+                                                              << "' (" << target.size() << " edges there, "
+                                                              << origin.size() << " on '" << from_name << "')");
+  }
+
+  // All matched: link the pairs.
+  for (std::size_t m = 0; m < target.size(); ++m) {
+    const Side& s = origin[static_cast<std::size_t>(partner[m])];
+    const Side& t = target[m];
+    const auto es = static_cast<std::size_t>(s.e), et = static_cast<std::size_t>(t.e);
+    conn.EToE[es][s.f] = t.e, conn.EToF[es][s.f] = t.f, conn.bc_tag[es][s.f] = -1;
+    conn.EToE[et][t.f] = s.e, conn.EToF[et][t.f] = s.f, conn.bc_tag[et][t.f] = -1;
+  }
+  const int pairs = static_cast<int>(target.size());
+  conn.num_interior_edges += pairs;
+  conn.num_boundary_edges -= 2 * pairs;
 }
 
 void check_conforming(const TriMesh& mesh, const TriConnectivity& conn) {

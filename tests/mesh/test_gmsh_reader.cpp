@@ -1,9 +1,11 @@
-// Gmsh reader: a box meshed by Gmsh read back, and malformed input.
+// Gmsh readers: a box and a rectangle meshed by Gmsh read back, hand-written files, and
+// malformed input.
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/mesh/tri_mesh.hpp"
 
 #ifdef DGK_HAS_GMSH
 
@@ -15,9 +17,11 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <vector>
 
 #include "dgk/basis/tetrahedron.hpp"
+#include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "mesh_test_util.hpp"
@@ -39,8 +43,7 @@ class GmshReader : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_dir =
-        fs::temp_directory_path() / ("dgk_mesh_" + std::to_string(::getpid()) + "_" + info->name());
+    m_dir = fs::temp_directory_path() / ("dgk_mesh_" + std::to_string(::getpid()) + "_" + info->name());
     fs::remove_all(m_dir);
     fs::create_directories(m_dir);
   }
@@ -50,6 +53,26 @@ class GmshReader : public ::testing::Test {
  private:
   fs::path m_dir;
 };
+
+// Elements of dimension dim (of one entity, or of all) in the current Gmsh model.
+std::size_t count_elements(int dim, int entity = -1) {
+  std::size_t count = 0;
+  std::vector<int> types;
+  gmsh::model::mesh::getElementTypes(types, dim, entity);
+  for (int type : types) {
+    std::vector<std::size_t> tags, nodes;
+    gmsh::model::mesh::getElementsByType(type, tags, nodes, entity);
+    count += tags.size();
+  }
+  return count;
+}
+
+// Writes the current model as MSH 4.1 and ends the Gmsh session.
+void write_msh41(const std::string& path) {
+  gmsh::option::setNumber("Mesh.MshFileVersion", 4.1);
+  gmsh::write(path);
+  gmsh::finalize();
+}
 
 // What Gmsh itself reports about the box it meshed.
 struct GmshBox {
@@ -66,8 +89,8 @@ GmshBox write_gmsh_box(const std::string& path, int order) {
   gmsh::initialize(0, nullptr, false);
   gmsh::option::setNumber("General.Terminal", 0);
   gmsh::model::add("box");
-  const int volume = gmsh::model::occ::addBox(lower[0], lower[1], lower[2], upper[0] - lower[0],
-                                              upper[1] - lower[1], upper[2] - lower[2]);
+  const int volume = gmsh::model::occ::addBox(lower[0], lower[1], lower[2], upper[0] - lower[0], upper[1] - lower[1],
+                                              upper[2] - lower[2]);
   gmsh::model::occ::synchronize();
   gmsh::vectorpair surfaces;
   gmsh::model::getEntities(surfaces, 2);
@@ -92,25 +115,24 @@ GmshBox write_gmsh_box(const std::string& path, int order) {
   gmsh::option::setNumber("Mesh.ElementOrder", order);
   gmsh::model::mesh::generate(3);
 
-  std::vector<int> types;
-  gmsh::model::mesh::getElementTypes(types, 3);
-  for (int type : types) {
-    std::vector<std::size_t> tags, nodes;
-    gmsh::model::mesh::getElementsByType(type, tags, nodes);
-    box.tetrahedra += tags.size();
-  }
-  for (const auto& [surface, name] : group_of_surface) {
-    gmsh::model::mesh::getElementTypes(types, 2, surface);
-    for (int type : types) {
-      std::vector<std::size_t> tags, nodes;
-      gmsh::model::mesh::getElementsByType(type, tags, nodes, surface);
-      box.triangles[name] += tags.size();
-    }
-  }
-  gmsh::option::setNumber("Mesh.MshFileVersion", 4.1);
-  gmsh::write(path);
-  gmsh::finalize();
+  box.tetrahedra = count_elements(3);
+  for (const auto& [surface, name] : group_of_surface) box.triangles[name] += count_elements(2, surface);
+  write_msh41(path);
   return box;
+}
+
+// Each named boundary group became a tag holding as many boundary elements as Gmsh put in it.
+template <class Mesh, class Boundary>
+void expect_group_counts(const Mesh& mesh, const std::vector<Boundary>& boundary,
+                         const std::map<std::string, std::size_t>& counts) {
+  std::map<int, std::size_t> per_tag;
+  for (const auto& b : boundary) ++per_tag[b.tag];
+  for (const auto& [name, count] : counts) {
+    const int tag = mesh.boundary_tag(name);
+    ASSERT_GE(tag, 1) << name;
+    EXPECT_GT(count, 0u) << name;
+    EXPECT_EQ(per_tag[tag], count) << name;
+  }
 }
 
 void check_box(const TetMesh& mesh, const GmshBox& box) {
@@ -122,14 +144,7 @@ void check_box(const TetMesh& mesh, const GmshBox& box) {
 
   // Tags per named group, and the unnamed one called after its physical tag.
   ASSERT_EQ(mesh.boundary_names.size(), 7u);
-  std::map<int, std::size_t> per_tag;
-  for (const auto& bf : mesh.boundary_faces) ++per_tag[bf.tag];
-  for (const auto& [name, count] : box.triangles) {
-    const int tag = mesh.boundary_tag(name);
-    ASSERT_GE(tag, 1) << name;
-    EXPECT_GT(count, 0u) << name;
-    EXPECT_EQ(per_tag[tag], count) << name;
-  }
+  expect_group_counts(mesh, mesh.boundary_faces, box.triangles);
   EXPECT_GE(mesh.boundary_tag("group15"), 1);
 
   const TetConnectivity conn = connect(mesh);
@@ -201,8 +216,7 @@ TEST_F(GmshReader, MalformedFiles) {
   }
   const std::string folder = file("folder.msh");
   fs::create_directories(folder);
-  EXPECT_NE(error_of([&] { read_gmsh_tet(folder); }).find("'" + folder + "' is a directory"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { read_gmsh_tet(folder); }).find("'" + folder + "' is a directory"), std::string::npos);
   // The reader recovers: a good file still reads after the failures.
   EXPECT_GT(read_gmsh_tet(good).num_elements(), 0);
 }
@@ -262,8 +276,7 @@ TEST_F(GmshReader, UnfragmentedVolumesAreNotConforming) {
   write_two_cubes(glued, false);
   const TetMesh bad = read_gmsh_tet(glued);
   const TetConnectivity bad_conn = connect(bad);
-  const std::string message =
-      error_of([&] { build_face_maps(bad, bad_conn, basis::make_tet_nodal(1)); });
+  const std::string message = error_of([&] { build_face_maps(bad, bad_conn, basis::make_tet_nodal(1)); });
   EXPECT_NE(message.find("'" + glued + "' is not conforming"), std::string::npos) << message;
 
   const std::string fused = file("fused.msh");
@@ -321,8 +334,7 @@ TEST_F(GmshReader, GroupNamesAndRegions) {
   const TetMesh mesh = read_gmsh_tet(path);
   ASSERT_EQ(mesh.num_elements(), 2);
   EXPECT_EQ(mesh.region, (std::vector<int>{3, 4}));
-  EXPECT_EQ(mesh.boundary_names,
-            (std::vector<std::string>{"untagged", "boundary", "wall", "group8", "group9"}));
+  EXPECT_EQ(mesh.boundary_names, (std::vector<std::string>{"untagged", "boundary", "wall", "group8", "group9"}));
   const TetConnectivity conn = connect(mesh);
   std::map<int, int> per_tag;
   for (int e = 0; e < 2; ++e) {
@@ -359,6 +371,189 @@ TEST_F(GmshReader, DegenerateElementIsNamed) {
   EXPECT_NE(message.find("degenerate"), std::string::npos) << message;
 }
 
+// --- Triangles (read_gmsh_tri) ---------------------------------------------------------------
+
+// What Gmsh itself reports about the rectangle it meshed.
+struct GmshRectangle {
+  std::size_t triangles = 0;
+  std::map<std::string, std::size_t> lines;  // per boundary group name
+  int surface_group = 0;
+};
+
+// The rectangle [0.5, 1.5] x [-1, 1] (area 2) meshed by Gmsh, with a physical group per side
+// (ymax left unnamed) and one surface group, written as MSH 4.1.
+GmshRectangle write_gmsh_rectangle(const std::string& path, int order) {
+  GmshRectangle rect;
+  gmsh::initialize(0, nullptr, false);
+  gmsh::option::setNumber("General.Terminal", 0);
+  gmsh::model::add("rectangle");
+  const int surface = gmsh::model::occ::addRectangle(0.5, -1.0, 0.0, 1.0, 2.0);
+  gmsh::model::occ::synchronize();
+  gmsh::vectorpair curves;
+  gmsh::model::getEntities(curves, 1);
+  EXPECT_EQ(curves.size(), 4u);
+  std::map<int, std::string> group_of_curve;
+  for (const auto& [dim, tag] : curves) {
+    double lo[3], hi[3];
+    gmsh::model::getBoundingBox(dim, tag, lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
+    const int axis = hi[0] - lo[0] < hi[1] - lo[1] ? 0 : 1;  // the constant coordinate
+    const bool is_min = std::abs(0.5 * (lo[axis] + hi[axis]) - (axis == 0 ? 0.5 : -1.0)) < 1e-6;
+    const std::string name = std::string(1, "xy"[axis]) + (is_min ? "min" : "max");
+    const int group = gmsh::model::addPhysicalGroup(1, {tag}, 10 + 2 * axis + (is_min ? 0 : 1));
+    if (name != "ymax") gmsh::model::setPhysicalName(1, group, name);
+    group_of_curve[tag] = name == "ymax" ? "group" + std::to_string(group) : name;
+  }
+  rect.surface_group = gmsh::model::addPhysicalGroup(2, {surface}, 7);
+  gmsh::model::setPhysicalName(2, rect.surface_group, "plate");
+  gmsh::option::setNumber("Mesh.MeshSizeMax", 0.3);
+  gmsh::option::setNumber("Mesh.ElementOrder", order);
+  gmsh::model::mesh::generate(2);
+
+  rect.triangles = count_elements(2);
+  for (const auto& [curve, name] : group_of_curve) rect.lines[name] += count_elements(1, curve);
+  write_msh41(path);
+  return rect;
+}
+
+void check_rectangle(const TriMesh& mesh, const GmshRectangle& rect) {
+  ASSERT_GT(rect.triangles, 0u);
+  EXPECT_EQ(static_cast<std::size_t>(mesh.num_elements()), rect.triangles);
+  EXPECT_EQ(mesh.material.size(), rect.triangles);
+  ASSERT_EQ(mesh.region.size(), rect.triangles);
+  for (int r : mesh.region) EXPECT_EQ(r, rect.surface_group);
+  EXPECT_TRUE(mesh.boundary_circles.empty());
+
+  ASSERT_EQ(mesh.boundary_names.size(), 5u);
+  EXPECT_EQ(mesh.boundary_names[0], "boundary");
+  expect_group_counts(mesh, mesh.boundary_edges, rect.lines);
+  EXPECT_GE(mesh.boundary_tag("group13"), 1);
+
+  const TriConnectivity conn = connect(mesh);
+  EXPECT_EQ(static_cast<std::size_t>(conn.num_boundary_edges), mesh.boundary_edges.size());
+  for (int e = 0; e < mesh.num_elements(); ++e) {
+    for (int f = 0; f < 3; ++f) {
+      if (conn.EToE[e][f] >= 0) {
+        EXPECT_EQ(conn.EToE[conn.EToE[e][f]][conn.EToF[e][f]], e);
+      } else {
+        EXPECT_GE(conn.bc_tag[e][f], 1);  // every hull edge belongs to a side group
+      }
+    }
+  }
+  const TriGeometry geo = geometric_factors(mesh);  // also: every triangle counter-clockwise
+  double area = 0.0;
+  for (double J : geo.J) area += 2.0 * J;
+  EXPECT_NEAR(area, 2.0, 1e-12);
+  const EdgeMaps maps = build_edge_maps(mesh, conn, basis::make_tri_nodal(3));
+  EXPECT_EQ(maps.boundary_edges.size(), mesh.boundary_edges.size());
+}
+
+TEST_F(GmshReader, TriangleRoundTrip) {
+  const std::string path = file("rectangle.msh");
+  const GmshRectangle rect = write_gmsh_rectangle(path, 1);
+  const TriMesh mesh = read_gmsh_tri(path);
+  EXPECT_EQ(mesh.source, path);
+  check_rectangle(mesh, rect);
+  // Through the specification parser, and a second time in the same process.
+  const TriMesh again = load_tri_mesh(path);
+  EXPECT_EQ(again.source, path);
+  EXPECT_EQ(again.vertices, mesh.vertices);
+  EXPECT_EQ(again.elements, mesh.elements);
+  // A 2D file is no tetrahedral mesh, and a 3D file no triangular one.
+  EXPECT_NE(error_of([&] { read_gmsh_tet(path); }).find("holds no tetrahedra"), std::string::npos);
+  const std::string box = file("box.msh");
+  write_gmsh_box(box, 1);
+  const std::string message = error_of([&] { read_gmsh_tri(box); });
+  EXPECT_NE(message.find("Gmsh mesh '" + box + "' holds 3D elements (Tetrahedron 4)"), std::string::npos) << message;
+}
+
+TEST_F(GmshReader, SecondOrderTrianglesUseTheirCorners) {
+  const std::string path = file("rectangle2.msh");
+  const GmshRectangle rect = write_gmsh_rectangle(path, 2);
+  const TriMesh mesh = read_gmsh_tri(path);
+  check_rectangle(mesh, rect);
+  // Edge midpoints are not vertices: about half as many vertices as triangles.
+  EXPECT_LT(mesh.num_vertices(), mesh.num_elements());
+}
+
+// A triangle mesh written by hand in MSH 2.2: nodes "tag x y z" and elements, one per line.
+std::string msh22(const std::vector<std::string>& nodes, const std::vector<std::string>& elements,
+                  const std::string& names = "") {
+  std::ostringstream out;
+  out << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n" << names << "$Nodes\n" << nodes.size() << "\n";
+  for (const auto& n : nodes) out << n << "\n";
+  out << "$EndNodes\n$Elements\n" << elements.size() << "\n";
+  for (const auto& e : elements) out << e << "\n";
+  out << "$EndElements\n";
+  return out.str();
+}
+
+const std::vector<std::string> unit_square_nodes{"1 0 0 0", "2 1 0 0", "3 0 1 0", "4 1 1 0", "5 2 0 0", "6 2 1 0"};
+
+TEST_F(GmshReader, TriangleGroupsRegionsAndOrientation) {
+  // Surface groups 3 and 4; line groups 5 "boundary", 6 "wall", 9 unnamed. Triangle 11 is
+  // clockwise; nodes 5 and 6 are no corners.
+  const std::string path = file("triangles.msh");
+  std::ofstream(path) << msh22(
+      unit_square_nodes, {"10 2 2 3 1 1 2 3", "11 2 2 4 2 2 3 4", "20 1 2 5 1 1 2", "21 1 2 6 2 2 4", "22 1 2 9 3 4 3"},
+      "$PhysicalNames\n3\n1 5 \"boundary\"\n1 6 \"wall\"\n2 4 \"core\"\n$EndPhysicalNames\n");
+  const TriMesh mesh = read_gmsh_tri(path);
+  ASSERT_EQ(mesh.num_elements(), 2);
+  EXPECT_EQ(mesh.num_vertices(), 4);
+  for (int e = 0; e < 2; ++e) EXPECT_NEAR(element_jacobian(mesh, e), 0.25, 1e-15) << "element " << e;
+  EXPECT_EQ(mesh.region, (std::vector<int>{3, 4}));
+  EXPECT_EQ(mesh.boundary_names, (std::vector<std::string>{"untagged", "boundary", "wall", "group9"}));
+  const TriConnectivity conn = connect(mesh);
+  EXPECT_EQ(conn.num_interior_edges, 1);
+  std::map<int, int> per_tag;
+  for (int e = 0; e < 2; ++e) {
+    for (int f = 0; f < 3; ++f) {
+      if (conn.EToE[e][f] < 0) ++per_tag[conn.bc_tag[e][f]];
+    }
+  }
+  EXPECT_EQ(per_tag, (std::map<int, int>{{0, 1}, {1, 1}, {2, 1}, {3, 1}}));
+  EXPECT_NO_THROW(build_edge_maps(mesh, conn, basis::make_tri_nodal(2)));
+}
+
+TEST_F(GmshReader, TriangleFileErrorsAreNamed) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      // Triangle 11 on a line.
+      {msh22(unit_square_nodes, {"10 2 2 3 1 1 2 3", "11 2 2 4 2 1 2 5"}), "triangle 11 (element 1) is degenerate"},
+      // A node off the plane z = 0.
+      {msh22({"1 0 0 0", "2 1 0 0", "3 0 1 0.5"}, {"10 2 2 3 1 1 2 3"}), "is not planar: node 1 has z = 0"},
+      // A quadrilateral next to the triangle.
+      {msh22(unit_square_nodes, {"10 2 2 3 1 1 2 3", "11 3 2 4 2 2 5 6 4"}),
+       "(Quadrilateral 4); dgk reads triangles only"},
+      // Only lines.
+      {msh22(unit_square_nodes, {"20 1 2 5 1 1 2"}), "holds no triangles; dgk needs a 2D triangular mesh"},
+      // A boundary line away from every triangle.
+      {msh22(unit_square_nodes, {"10 2 2 3 1 1 2 3", "22 1 2 9 3 5 6"}),
+       "line 22 of boundary group 'group9' uses node 5, which is not a corner of any triangle"},
+      // Point elements (of a physical group of dimension 0) are ignored.
+      {msh22(unit_square_nodes, {"10 2 2 3 1 1 2 3", "11 2 2 4 2 2 4 3", "30 15 2 8 1 1"}), ""},
+  };
+  int k = 0;
+  for (const auto& [content, part] : cases) {
+    const std::string path = file("bad" + std::to_string(k++) + ".msh");
+    std::ofstream(path) << content;
+    if (part.empty()) {
+      EXPECT_EQ(read_gmsh_tri(path).num_elements(), 2);
+      continue;
+    }
+    const std::string message = error_of([&] { read_gmsh_tri(path); });
+    EXPECT_NE(message.find("Gmsh mesh '" + path + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  }
+  const std::string missing = file("missing.msh");
+  std::string message = error_of([&] { read_gmsh_tri(missing); });
+  EXPECT_NE(message.find("Gmsh mesh '" + missing + "' does not exist"), std::string::npos) << message;
+  message = error_of([&] { load_tri_mesh(missing); });
+  EXPECT_NE(message.find("Gmsh mesh '" + missing + "' does not exist"), std::string::npos) << message;
+  const std::string text = file("text.msh");
+  std::ofstream(text) << "this is not a mesh\n";
+  message = error_of([&] { read_gmsh_tri(text); });
+  EXPECT_NE(message.find("'" + text + "' is not an MSH file"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace dgk::mesh
 
@@ -369,6 +564,8 @@ TEST_F(GmshReader, DegenerateElementIsNamed) {
 TEST(GmshReader, UnavailableWithoutGmsh) {
   EXPECT_FALSE(dgk::mesh::gmsh_available());
   EXPECT_THROW(dgk::mesh::read_gmsh_tet("box.msh"), dgk::Error);
+  EXPECT_THROW(dgk::mesh::read_gmsh_tri("square.msh"), dgk::Error);
+  EXPECT_THROW(dgk::mesh::load_tri_mesh("square.msh"), dgk::Error);
 }
 
 #endif

@@ -1,15 +1,21 @@
 // Triangular meshes: the rectangle generator (also jittered), mesh specifications,
-// connectivity, geometric factors, edge maps and the errors for invalid input.
+// connectivity, geometric factors, edge maps and the errors for invalid input; the quarter
+// annulus (structured and through Gmsh), the Gmsh rectangle, refinement and periodic pairing.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/error.hpp"
+#include "dgk/mesh/tet_mesh.hpp"  // gmsh_available
 #include "dgk/mesh/tri_mesh.hpp"
 #include "mesh_test_util.hpp"
 
@@ -169,7 +175,7 @@ TEST(RectangleMesh, SpecificationsAreParsedStrictly) {
       {"rect:2,jitter=0.1,3", "after an option"},
       {"rect:2,seed=0", "seed '0'"},
       {"box:2", "unknown 2D mesh specification 'box:2'"},
-      {"square.msh", "unknown 2D mesh specification"},
+      {"square.msh", "Gmsh mesh 'square.msh'"},  // a file name: read (or refused without Gmsh)
       {"rect:100000,100000", "elements"},
   };
   for (const auto& [spec, part] : bad) {
@@ -320,6 +326,368 @@ TEST(TriMeshErrors, NonConformingInputIsNamed) {
   tagged.boundary_edges = {{{0, 1}, 1}};
   const TriConnectivity tc = connect(tagged);
   EXPECT_EQ(tc.bc_tag[0][0], 1);  // edge 0 of element 0 is (0, 1)
+}
+
+// --- Quarter annulus, refinement, periodic pairing, Gmsh generators ---------------------------
+
+constexpr double pi = 3.14159265358979323846;
+
+double total_area(const TriMesh& mesh) {
+  double area = 0.0;
+  for (int e = 0; e < mesh.num_elements(); ++e) area += signed_area(mesh, e);
+  return area;
+}
+
+// Number of boundary edges per tag.
+std::map<int, int> edges_per_tag(const TriMesh& mesh) {
+  std::map<int, int> count;
+  for (const auto& be : mesh.boundary_edges) ++count[be.tag];
+  return count;
+}
+
+// Largest distance of the vertices of the edges of `tag` from the circle |x| = r.
+double off_circle(const TriMesh& mesh, int tag, double r) {
+  double worst = 0.0;
+  for (const auto& be : mesh.boundary_edges) {
+    if (be.tag != tag) continue;
+    for (int v : be.vertices) {
+      const auto& x = mesh.vertices[static_cast<std::size_t>(v)];
+      worst = std::max(worst, std::abs(std::hypot(x[0], x[1]) - r));
+    }
+  }
+  return worst;
+}
+
+// The conventions every annulus shares: names, circles, straight sides on the axes, all hull edges
+// tagged, valid geometry.
+void expect_annulus(const TriMesh& mesh, double r_inner, double r_outer, double circle_tolerance) {
+  EXPECT_EQ(mesh.boundary_names, (std::vector<std::string>{"boundary", "inner", "outer", "inflow", "outflow"}));
+  ASSERT_EQ(mesh.boundary_circles.size(), 2u);
+  EXPECT_EQ(mesh.boundary_circles[0].tag, 1);
+  EXPECT_EQ(mesh.boundary_circles[0].radius, r_inner);
+  EXPECT_FALSE(mesh.boundary_circles[0].inside);
+  EXPECT_EQ(mesh.boundary_circles[1].tag, 2);
+  EXPECT_EQ(mesh.boundary_circles[1].radius, r_outer);
+  EXPECT_TRUE(mesh.boundary_circles[1].inside);
+  for (const auto& c : mesh.boundary_circles) EXPECT_EQ(c.center, (std::array<double, 2>{0.0, 0.0}));
+  EXPECT_LE(off_circle(mesh, 1, r_inner), circle_tolerance);
+  EXPECT_LE(off_circle(mesh, 2, r_outer), circle_tolerance);
+  for (const auto& be : mesh.boundary_edges) {
+    for (int v : be.vertices) {
+      const auto& x = mesh.vertices[static_cast<std::size_t>(v)];
+      if (be.tag == 3) {
+        EXPECT_EQ(x[1], 0.0) << "inflow vertex " << v;
+      }
+      if (be.tag == 4) {
+        EXPECT_EQ(x[0], 0.0) << "outflow vertex " << v;
+      }
+    }
+  }
+  const TriConnectivity conn = connect(mesh);
+  expect_symmetric(mesh, conn);
+  EXPECT_EQ(static_cast<std::size_t>(conn.num_boundary_edges), mesh.boundary_edges.size());
+  for (const auto& tags : conn.bc_tag)
+    for (int t : tags) EXPECT_NE(t, 0) << "every hull edge of the annulus is tagged";
+  EXPECT_NO_THROW(geometric_factors(mesh));
+  EXPECT_NO_THROW(build_edge_maps(mesh, conn, basis::make_tri_nodal(3)));
+}
+
+TEST(QuarterAnnulus, StructuredMeshHasItsTagsCirclesAndSides) {
+  const TriMesh mesh = make_quarter_annulus(AnnulusSpec{});
+  EXPECT_EQ(mesh.source, "annulus:8,2");
+  EXPECT_EQ(mesh.num_elements(), 2 * 2 * 8);
+  EXPECT_EQ(mesh.num_vertices(), 3 * 9);
+  EXPECT_EQ(edges_per_tag(mesh), (std::map<int, int>{{1, 8}, {2, 8}, {3, 2}, {4, 2}}));
+  expect_annulus(mesh, 1.0, 1.384, 1e-14);
+  for (int e = 0; e < mesh.num_elements(); ++e) EXPECT_GT(signed_area(mesh, e), 0.0) << "element " << e;
+  // Every vertex is on one of the 3 circles of the radial grid.
+  for (const auto& x : mesh.vertices) {
+    const double r = std::hypot(x[0], x[1]);
+    EXPECT_NEAR(std::min({std::abs(r - 1.0), std::abs(r - 1.192), std::abs(r - 1.384)}), 0.0, 1e-14);
+  }
+
+  // Jitter moves interior vertices only; other radii and counts.
+  AnnulusSpec spec;
+  spec.radial = 4;
+  spec.angular = 12;
+  spec.r_inner = 0.5;
+  spec.r_outer = 2.0;
+  spec.jitter = max_rectangle_jitter;
+  spec.seed = 7;
+  const TriMesh jittered = make_quarter_annulus(spec);
+  EXPECT_EQ(jittered.source, "annulus:12,4,r_inner=0.5,r_outer=2,jitter=0.2,seed=7");
+  EXPECT_EQ(jittered.num_elements(), 2 * 4 * 12);
+  expect_annulus(jittered, 0.5, 2.0, 1e-14);
+  int moved = 0;
+  for (const auto& x : jittered.vertices) {
+    const double r = std::hypot(x[0], x[1]);
+    moved += std::abs((r - 0.5) / 0.375 - std::round((r - 0.5) / 0.375)) > 1e-6;
+  }
+  EXPECT_GE(moved, 10);
+
+  const std::vector<std::pair<AnnulusSpec, std::string>> bad{
+      {AnnulusSpec{0, 8, 1.0, 2.0, 0.0, 1}, "at least 1"},
+      {AnnulusSpec{2, 8, 2.0, 1.0, 0.0, 1}, "0 < r_inner < r_outer"},
+      {AnnulusSpec{2, 8, 0.0, 1.0, 0.0, 1}, "0 < r_inner < r_outer"},
+      {AnnulusSpec{2, 8, 1.0, 2.0, 0.3, 1}, "jitter 0.3"},
+  };
+  for (const auto& item : bad) {
+    const std::string m = error_of([&] { make_quarter_annulus(item.first); });
+    EXPECT_TRUE(contains(m, item.second)) << m;
+  }
+}
+
+TEST(QuarterAnnulus, RefinementOntoTheCirclesConvergesToTheArea) {
+  const double exact = 0.25 * pi * (1.384 * 1.384 - 1.0);
+  const TriMesh coarse = make_quarter_annulus(AnnulusSpec{});
+  double previous = 0.0;
+  for (int r = 0; r <= 4; ++r) {
+    const TriMesh mesh = refine_tri_mesh(coarse, r);
+    ASSERT_EQ(mesh.num_elements(), coarse.num_elements() << (2 * r));
+    EXPECT_EQ(mesh.source, r == 0 ? "annulus:8,2" : "annulus:8,2,refine=" + std::to_string(r));
+    expect_annulus(mesh, 1.0, 1.384, 1e-12);
+    EXPECT_EQ(edges_per_tag(mesh), (std::map<int, int>{{1, 8 << r}, {2, 8 << r}, {3, 2 << r}, {4, 2 << r}}));
+    // The chords of the outer arc cut off more than those of the inner arc add: n equal chords
+    // of angle t on each arc leave n (r_o^2 - r_i^2) (t - sin t) / 2.
+    const double error = exact - total_area(mesh);
+    const int n = 8 << r;
+    const double t = 0.5 * pi / n;
+    EXPECT_NEAR(error, 0.5 * n * (1.384 * 1.384 - 1.0) * (t - std::sin(t)), 2e-13) << "refinement " << r;
+    if (r > 0) {
+      EXPECT_GT(previous / error, 3.8) << "refinement " << r;
+      EXPECT_LT(previous / error, 4.2) << "refinement " << r;
+    }
+    previous = error;
+  }
+  EXPECT_LT(previous, 2e-5);
+
+  // Without the circles the midpoints stay on the chords: the area does not change.
+  TriMesh straight = coarse;
+  straight.boundary_circles.clear();
+  EXPECT_NEAR(total_area(refine_tri_mesh(straight, 3)), total_area(coarse), 1e-13);
+}
+
+TEST(RefineTriMesh, SplitsIntoFourAndKeepsEverythingElse) {
+  RectangleSpec spec;
+  spec.cells = {3, 2};
+  spec.lower = {-1.0, 0.5};
+  spec.upper = {2.0, 1.5};
+  spec.jitter = max_rectangle_jitter;
+  TriMesh mesh = make_rectangle(spec);
+  mesh.source = "jittered";
+  for (int e = 0; e < mesh.num_elements(); ++e) {
+    mesh.region[static_cast<std::size_t>(e)] = e % 3;
+    mesh.material[static_cast<std::size_t>(e)] = {1.0 + e, 2.0};
+  }
+  const TriConnectivity conn0 = connect(mesh);
+  EXPECT_EQ(refine_tri_mesh(mesh, 0).vertices, mesh.vertices);
+  EXPECT_EQ(refine_tri_mesh(mesh, 0).source, "jittered");
+  for (int times = 1; times <= 3; ++times) {
+    const TriMesh fine = refine_tri_mesh(mesh, times);
+    const int factor = 1 << (2 * times);
+    EXPECT_EQ(fine.source, "jittered,refine=" + std::to_string(times));
+    ASSERT_EQ(fine.num_elements(), factor * mesh.num_elements());
+    EXPECT_NEAR(total_area(fine), 3.0, 1e-13);
+    // Euler: V - E + F = 1 with E = (3F + boundary) / 2.
+    const int boundary = (2 * (3 + 2)) << times;
+    EXPECT_EQ(fine.num_vertices() - (3 * fine.num_elements() + boundary) / 2 + fine.num_elements(), 1);
+    for (int e = 0; e < fine.num_elements(); ++e) {
+      const int parent = e / factor;
+      const auto ue = static_cast<std::size_t>(e);
+      EXPECT_EQ(fine.region[ue], parent % 3);
+      EXPECT_EQ(fine.material[ue], (std::array<double, 2>{1.0 + parent, 2.0}));
+      EXPECT_NEAR(signed_area(fine, e), signed_area(mesh, parent) / factor, 1e-15) << "child " << e;
+    }
+    const TriConnectivity conn = connect(fine);
+    expect_symmetric(fine, conn);
+    EXPECT_EQ(conn.num_boundary_edges, conn0.num_boundary_edges << times);
+    std::map<int, int> expected;
+    for (const auto& [tag, count] : edges_per_tag(mesh)) expected[tag] = count << times;
+    EXPECT_EQ(edges_per_tag(fine), expected);
+    for (const auto& tags : conn.bc_tag)
+      for (int t : tags) EXPECT_NE(t, 0) << "every hull edge stays tagged";
+    EXPECT_NO_THROW(build_edge_maps(fine, conn, basis::make_tri_nodal(2)));
+    EXPECT_EQ(fine.boundary_names, mesh.boundary_names);
+  }
+
+  EXPECT_TRUE(contains(error_of([&] { refine_tri_mesh(mesh, -1); }), "-1 refinements"));
+  EXPECT_TRUE(contains(error_of([&] { refine_tri_mesh(mesh, 14); }), "more than 2147483647"));
+  TriMesh loose = mesh;
+  loose.boundary_edges.push_back({{0, 11}, 1});
+  std::string m = error_of([&] { refine_tri_mesh(loose, 1); });
+  EXPECT_TRUE(contains(m, "'jittered'") && contains(m, "vertices 0 11") && contains(m, "not an edge")) << m;
+  TriMesh short_material = mesh;
+  short_material.material.pop_back();
+  m = error_of([&] { refine_tri_mesh(short_material, 1); });
+  EXPECT_TRUE(contains(m, "11 material entries for 12 elements")) << m;
+}
+
+// Pairs xmin with xmax and ymin with ymax; afterwards no boundary edge is left.
+void expect_fully_periodic(const TriMesh& mesh, const std::array<double, 2>& size) {
+  TriConnectivity conn = connect(mesh);
+  const int interior = conn.num_interior_edges, boundary = conn.num_boundary_edges;
+  connect_periodic(mesh, conn, mesh.boundary_tag("xmin"), mesh.boundary_tag("xmax"), {size[0], 0.0});
+  connect_periodic(mesh, conn, mesh.boundary_tag("ymin"), mesh.boundary_tag("ymax"), {0.0, size[1]});
+  EXPECT_EQ(conn.num_boundary_edges, 0);
+  EXPECT_EQ(conn.num_interior_edges, interior + boundary / 2);
+  EXPECT_EQ(2 * conn.num_interior_edges, 3 * mesh.num_elements());
+  expect_symmetric(mesh, conn);
+  // Partners: the same edge shifted by one period.
+  for (int e = 0; e < mesh.num_elements(); ++e) {
+    for (int f = 0; f < 3; ++f) {
+      const auto ue = static_cast<std::size_t>(e);
+      ASSERT_GE(conn.EToE[ue][f], 0);
+      EXPECT_EQ(conn.bc_tag[ue][f], -1);
+      auto midpoint = [&](int el, int edge) {
+        const auto& v = mesh.elements[static_cast<std::size_t>(el)];
+        const auto& a = mesh.vertices[static_cast<std::size_t>(v[basis::tri_edge_vertices[edge][0]])];
+        const auto& b = mesh.vertices[static_cast<std::size_t>(v[basis::tri_edge_vertices[edge][1]])];
+        return std::array<double, 2>{0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])};
+      };
+      const auto m = midpoint(e, f), p = midpoint(conn.EToE[ue][f], conn.EToF[ue][f]);
+      for (int d = 0; d < 2; ++d) {
+        const double gap = std::abs(p[d] - m[d]);
+        EXPECT_TRUE(gap < 1e-12 || std::abs(gap - size[d]) < 1e-12) << "element " << e << " edge " << f;
+      }
+    }
+  }
+}
+
+TEST(PeriodicPairing, RectanglesBecomeTori) {
+  expect_fully_periodic(load_tri_mesh("rect:4"), {1.0, 1.0});
+  RectangleSpec spec;
+  spec.cells = {5, 3};
+  spec.lower = {-1.0, 0.5};
+  spec.upper = {2.0, 1.5};
+  spec.jitter = max_rectangle_jitter;
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    spec.seed = seed;
+    expect_fully_periodic(make_rectangle(spec), {3.0, 1.0});
+    expect_fully_periodic(refine_tri_mesh(make_rectangle(spec), 1), {3.0, 1.0});
+  }
+}
+
+TEST(PeriodicPairing, UnmatchedEdgesAreNamed) {
+  const TriMesh mesh = load_tri_mesh("rect:4,3");
+  const TriConnectivity conn = connect(mesh);
+  TriConnectivity c = conn;
+  // A wrong period: the first edge of xmin (element 1 edge 2, midpoint (0, 1/6)) has no partner.
+  std::string m = error_of([&] { connect_periodic(mesh, c, 1, 2, {0.9, 0.0}); });
+  EXPECT_TRUE(contains(m, "'rect:4,3'") && contains(m, "element 1 edge 2") && contains(m, "midpoint (0, 0.166667)") &&
+              contains(m, "'xmin'") && contains(m, "no partner on 'xmax'"))
+      << m;
+  // Nothing changed on failure.
+  EXPECT_EQ(c.EToE, conn.EToE);
+  EXPECT_EQ(c.num_boundary_edges, conn.num_boundary_edges);
+  // Sides of different lengths.
+  m = error_of([&] { connect_periodic(mesh, c, 1, 4, {0.0, 1.0}); });
+  EXPECT_TRUE(contains(m, "no partner")) << m;
+  m = error_of([&] { connect_periodic(mesh, c, 1, 1, {0.0, 0.0}); });
+  EXPECT_TRUE(contains(m, "'xmin' cannot be paired with itself")) << m;
+  m = error_of([&] { connect_periodic(mesh, c, 1, 7, {1.0, 0.0}); });
+  EXPECT_TRUE(contains(m, "tag 7 is outside 0..4")) << m;
+  // Once paired, a tag has no unpaired edges left.
+  connect_periodic(mesh, c, 1, 2, {1.0, 0.0});
+  m = error_of([&] { connect_periodic(mesh, c, 1, 2, {1.0, 0.0}); });
+  EXPECT_TRUE(contains(m, "no unpaired boundary edge has tag 'xmin'")) << m;
+  // More edges on the target side: the left-over one is named.
+  TriMesh fine = refine_tri_mesh(mesh, 1);
+  TriConnectivity fc = connect(fine);
+  TriMesh half = fine;  // drop the tags of the upper half of xmin: 3 of 6 edges stay
+  half.boundary_edges.erase(std::remove_if(half.boundary_edges.begin(), half.boundary_edges.end(),
+                                           [&](const BoundaryEdge& be) {
+                                             return be.tag == 1 &&
+                                                    fine.vertices[static_cast<std::size_t>(be.vertices[0])][1] +
+                                                            fine.vertices[static_cast<std::size_t>(be.vertices[1])][1] >
+                                                        1.0;
+                                           }),
+                            half.boundary_edges.end());
+  fc = connect(half);
+  m = error_of([&] { connect_periodic(half, fc, 1, 2, {1.0, 0.0}); });
+  EXPECT_TRUE(contains(m, "on 'xmax' has no partner on 'xmin' (6 edges there, 3 on 'xmin')")) << m;
+}
+
+TEST(GmshGenerators, UnavailableWithoutGmsh) {
+  if (gmsh_available()) GTEST_SKIP() << "this build has Gmsh";
+  EXPECT_TRUE(contains(error_of([] { generate_quarter_annulus(1.0, 1.384, 0.1); }), "no Gmsh support"));
+  EXPECT_TRUE(contains(error_of([] { generate_rectangle({0, 0}, {1, 1}, 0.1); }), "no Gmsh support"));
+}
+
+TEST(GmshGenerators, QuarterAnnulusLiesOnItsCircles) {
+  if (!gmsh_available()) GTEST_SKIP() << "this build has no Gmsh";
+  const double exact = 0.25 * pi * (1.384 * 1.384 - 1.0);
+  const TriMesh mesh = generate_quarter_annulus(1.0, 1.384, 0.096);
+  std::cout << "generate_quarter_annulus(1, 1.384, 0.096): " << mesh.num_elements() << " triangles, "
+            << mesh.num_vertices() << " vertices\n";
+  EXPECT_EQ(mesh.source, "gmsh-annulus:h=0.096");
+  EXPECT_GT(mesh.num_elements(), 120);
+  EXPECT_LT(mesh.num_elements(), 260);
+  expect_annulus(mesh, 1.0, 1.384, 1e-12);
+  const auto per_tag = edges_per_tag(mesh);
+  EXPECT_EQ(per_tag.size(), 4u);
+  // About pi/2 r / h edges on each arc, 0.384 / h on each straight side.
+  EXPECT_NEAR(per_tag.at(1), 0.5 * pi / 0.096, 3);
+  EXPECT_NEAR(per_tag.at(2), 0.5 * pi * 1.384 / 0.096, 3);
+  EXPECT_NEAR(per_tag.at(3), 0.384 / 0.096, 1);
+  EXPECT_NEAR(per_tag.at(4), 0.384 / 0.096, 1);
+  for (const auto& x : mesh.vertices) {
+    const double r = std::hypot(x[0], x[1]);
+    EXPECT_TRUE(r > 1.0 - 1e-12 && r < 1.384 + 1e-12 && x[0] >= 0.0 && x[1] >= 0.0);
+  }
+  const double error = std::abs(total_area(mesh) - exact);
+  EXPECT_LT(error, 2e-3 * exact);
+  // Refined onto the circles, the area error falls by about 4 per step.
+  const double fine_error = std::abs(total_area(refine_tri_mesh(mesh, 2)) - exact);
+  EXPECT_LT(fine_error, error / 8);
+  expect_annulus(refine_tri_mesh(mesh, 2), 1.0, 1.384, 1e-12);
+
+  std::string m = error_of([] { generate_quarter_annulus(1.0, 1.384, 0.0); });
+  EXPECT_TRUE(contains(m, "'gmsh-annulus:h=0'") && contains(m, "positive")) << m;
+  m = error_of([] { generate_quarter_annulus(2.0, 1.0, 0.1); });
+  EXPECT_TRUE(contains(m, "0 < r_inner < r_outer")) << m;
+  m = error_of([] { generate_quarter_annulus(1.0, 2.0, 1e-6); });
+  EXPECT_TRUE(contains(m, "index range")) << m;
+}
+
+TEST(GmshGenerators, RectangleHasVerticesAtTheBottomPoints) {
+  if (!gmsh_available()) GTEST_SKIP() << "this build has no Gmsh";
+  const std::vector<double> points{1.0 / 6.0, 2.5};
+  const TriMesh mesh = generate_rectangle({0.0, 0.0}, {4.0, 1.0}, 0.1, points);
+  EXPECT_EQ(mesh.source, "gmsh-rect:h=0.1,lower=0,0,upper=4,1,bottom=0.166667,2.5");
+  EXPECT_NEAR(total_area(mesh), 4.0, 1e-12);
+  EXPECT_NO_THROW(geometric_factors(mesh));
+  EXPECT_EQ(mesh.boundary_names, (std::vector<std::string>{"boundary", "xmin", "xmax", "ymin", "ymax"}));
+  for (double x : points) {
+    const bool found = std::any_of(mesh.vertices.begin(), mesh.vertices.end(),
+                                   [x](const std::array<double, 2>& v) { return v[0] == x && v[1] == 0.0; });
+    EXPECT_TRUE(found) << "no vertex at (" << x << ", 0)";
+  }
+  // Each tagged edge lies on its side.
+  const std::array<double, 4> side{0.0, 4.0, 0.0, 1.0};
+  for (const auto& be : mesh.boundary_edges) {
+    ASSERT_TRUE(be.tag >= 1 && be.tag <= 4);
+    for (int v : be.vertices)
+      EXPECT_EQ(mesh.vertices[static_cast<std::size_t>(v)][static_cast<std::size_t>((be.tag - 1) / 2)],
+                side[static_cast<std::size_t>(be.tag - 1)]);
+  }
+  const TriConnectivity conn = connect(mesh);
+  expect_symmetric(mesh, conn);
+  for (const auto& tags : conn.bc_tag)
+    for (int t : tags) EXPECT_NE(t, 0) << "every hull edge of the rectangle is tagged";
+  EXPECT_NO_THROW(build_edge_maps(mesh, conn, basis::make_tri_nodal(2)));
+
+  const TriMesh unit = generate_rectangle({0.0, 0.0}, {1.0, 1.0}, 0.25);
+  EXPECT_EQ(unit.source, "gmsh-rect:h=0.25");
+  EXPECT_NEAR(total_area(unit), 1.0, 1e-13);
+
+  std::string m = error_of([] { generate_rectangle({0, 0}, {4, 1}, 0.1, {4.5}); });
+  EXPECT_TRUE(contains(m, "bottom point x = 4.5 is not inside (0, 4)")) << m;
+  m = error_of([] { generate_rectangle({0, 0}, {4, 1}, 0.1, {1, 1}); });
+  EXPECT_TRUE(contains(m, "given twice")) << m;
+  m = error_of([] { generate_rectangle({0, 0}, {0, 1}, 0.1); });
+  EXPECT_TRUE(contains(m, "axis 0")) << m;
+  m = error_of([] { generate_rectangle({0, 0}, {1, 1}, -1.0); });
+  EXPECT_TRUE(contains(m, "positive")) << m;
 }
 
 }  // namespace
