@@ -16,6 +16,7 @@
 #include "dgk/io/checkpoint.hpp"
 #include "dgk/io/output.hpp"
 #include "dgk/physics/case.hpp"
+#include "dgk/physics/euler2d_case.hpp"
 #include "text.hpp"
 
 namespace dgk::app {
@@ -41,7 +42,8 @@ std::vector<std::string> split_lines(const std::string& s) {
 std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions& o) {
   return {{"mesh", o.mesh},         {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
           {"initial", o.initial},   {"bc", join(o.bc)},    {"kernel", o.kernel},
-          {"alpha", exact(o.alpha)}};
+          {"alpha", exact(o.alpha)}, {"problem", o.problem},  {"flux", o.flux},
+          {"limiter", o.limiter},   {"integrator", o.integrator}, {"refine", std::to_string(o.refine)}};
 }
 
 // The options of the run a checkpoint belongs to; explicitly given options must agree.
@@ -49,7 +51,8 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::opt
                          long long given_elements) {
   const CaseOptions& g = s.case_options;
   DGK_THROW_IF(
-      c.case_name != "maxwell3d" && c.case_name != "acoustic3d" && c.case_name != "maxwell2d",
+      c.case_name != "maxwell3d" && c.case_name != "acoustic3d" && c.case_name != "maxwell2d" &&
+          c.case_name != "euler2d",
       "checkpoint '" << c.path << "' was written by case '" << c.case_name << "', which this dgk does not know");
   DGK_THROW_IF(physics::case_dimension(c.case_name) != c.dimension,
                "checkpoint '" << c.path << "': case " << c.case_name << " with a " << c.dimension << "D mesh");
@@ -69,6 +72,12 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::opt
   conflict("force", g.force ? "true" : "false", c.parameter("force"));
   conflict("basis", g.basis, c.basis);
   conflict("alpha", exact(g.alpha), c.parameter("alpha"));
+  if (c.case_name == "euler2d") {
+    conflict("problem", g.problem, c.parameter("problem"));
+    conflict("flux", g.flux, c.parameter("flux"));
+    conflict("limiter", g.limiter, c.parameter("limiter"));
+    conflict("integrator", g.integrator, c.parameter("integrator"));
+  }
   if (given_mesh) {
     const bool tri = c.dimension == 2;
     DGK_THROW_IF(*given_mesh != (tri ? io::mesh_fingerprint(c.tri_mesh) : io::mesh_fingerprint(c.mesh)),
@@ -90,6 +99,12 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::opt
   o.bc = split_lines(c.parameter("bc"));
   o.final_time = c.final_time;
   o.alpha = std::stod(c.parameter("alpha"));
+  if (c.case_name == "euler2d") {
+    o.problem = c.parameter("problem");
+    o.flux = c.parameter("flux");
+    o.limiter = c.parameter("limiter");
+    o.integrator = c.parameter("integrator");
+  }
   o.backend = g.backend;
   return o;
 }
@@ -128,7 +143,9 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     long long given_elements = 0;
     if (s.given.count("mesh")) {
       if (ckpt->dimension == 2) {
-        const auto m = mesh::load_tri_mesh(s.case_options.mesh);
+        const auto& g = s.case_options;
+        const auto m = ckpt->case_name == "euler2d" ? physics::euler2d_mesh(g.problem, g.mesh, g.refine)
+                                                     : mesh::refine_tri_mesh(mesh::load_tri_mesh(g.mesh), g.refine);
         given_mesh = io::mesh_fingerprint(m);
         given_elements = m.num_elements();
       } else {
@@ -282,6 +299,11 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   r.set("dt", dt);
   r.set("final_time", final_time);
   r.set("l2_error", err);
+  if (cs->exact()) {
+    const auto per_field = sim.l2_error_fields(*cs->exact());
+    for (std::size_t c = 0; c < per_field.size(); ++c)
+      r.set("l2_error_" + sim.field_name(static_cast<int>(c)), per_field[c]);
+  }
   r.set("energy_initial", energy0);
   r.set("energy", energy);
   r.set("wall_s", wall);

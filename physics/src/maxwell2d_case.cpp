@@ -104,7 +104,9 @@ Maxwell2DOptions from_case_options(const CaseOptions& c) {
 }
 }  // namespace
 
-Maxwell2DCase::Maxwell2DCase(const CaseOptions& options) : Maxwell2DCase(from_case_options(options)) {
+Maxwell2DCase::Maxwell2DCase(const CaseOptions& options)
+    : Maxwell2DCase(from_case_options(options),
+                    mesh::refine_tri_mesh(mesh::load_tri_mesh(from_case_options(options).mesh), options.refine)) {
   m_case_options = options;
   m_case_options.mesh = m_mesh.source;
 }

@@ -101,6 +101,8 @@ TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
 }
 
 void TetCase::setup() {
+  DGK_THROW_IF(m_options.refine != 0, "--refine " << m_options.refine << ": refinement splits triangles; case "
+                                                  << m_options.name << " runs on tetrahedra");
   if (m_options.mesh.empty()) m_options.mesh = m_mesh.source;
   const auto& o = m_options;
   const bool maxwell = o.name == "maxwell3d";

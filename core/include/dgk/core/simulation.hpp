@@ -71,6 +71,11 @@ class Simulation {
 
   /// L2 norm of the error against `exact` at the current time (all fields together).
   virtual double l2_error(const PointFunction& exact) const = 0;
+  /// L2 norm of the error of each field separately, where the solver offers it (empty if not).
+  virtual std::vector<double> l2_error_fields(const PointFunction& exact) const {
+    (void)exact;
+    return {};
+  }
   /// Energy, sum over fields of the weighted L2 norm squared (e.g. eps|E|^2 + mu|H|^2).
   virtual double energy() const = 0;
   /// The first non-finite value of the fields (lowest element, field, node), if any; one

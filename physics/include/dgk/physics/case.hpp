@@ -15,7 +15,7 @@
 namespace dgk::physics {
 
 struct CaseOptions {
-  /// The case: "maxwell3d", "acoustic3d" or "maxwell2d".
+  /// The case: "maxwell3d", "acoustic3d", "maxwell2d" or "euler2d".
   std::string name = "maxwell3d";
   int order = 4;
   /// Mesh specification; empty: the case's default ("box:6" in 3D, "rect:8" in 2D).
@@ -41,6 +41,15 @@ struct CaseOptions {
   std::string kernel = "auto";
   /// maxwell2d: weight of the dissipative part of the flux, 1 upwind, 0 central (paper 003).
   double alpha = 1.0;
+  /// euler2d: the problem ("isentropic-vortex", "supersonic-vortex", "double-mach", "sod"),
+  /// numerical flux ("llf", "hllc"), limiter ("none", "barth-jespersen") and time integrator
+  /// ("ssp-rk2", "ssp-rk3", "rk4"); empty: the problem's default.
+  std::string problem = "isentropic-vortex";
+  std::string flux = "hllc";
+  std::string limiter;
+  std::string integrator;
+  /// 2D meshes: split every triangle into four this many times after loading.
+  int refine = 0;
 };
 
 class Case {
