@@ -582,7 +582,9 @@ std::vector<StageCost> ModalTriSolver<Physics, Real, ExecutionSpace>::costs() co
   c.push_back({"volume", K * (nq * (2 * nf * np + Physics::flux_flops + np * (6 + 4 * nf)) + 4 * nf * np),
                K * (2 * nf * np * w + 3 * nf * np * w + 5 * w)});
   if (m_settings.limiter)
-    c.push_back({"limiter", K * nf * (3 * nqe * 5 + 8), K * nf * (3 * w + 3 * w + 2 * w) + K * 9 * 4});
+    // limiter: reads the three p = 1 modes of its own fields and the neighbours' averages (cached:
+    // every average is some element's own), writes two modes; the neighbour list.
+    c.push_back({"limiter", K * nf * (3 * nqe * 5 + 8), K * (nf * 5 * w + 3 * 4)});
   if (m_settings.integrator == ModalIntegrator::Rk4)
     c.push_back({"update", K * nf * np * 4, K * nf * np * 5 * w});
   else
