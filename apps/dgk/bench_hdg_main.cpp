@@ -9,6 +9,7 @@
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
 #include "dgk/core/parse.hpp"
+#include "text.hpp"
 
 int main(int argc, char* argv[]) {
   CLI::App app{"dgk-bench-hdg: the HDG trace system's products (same as dgk bench hdg)"};
@@ -25,8 +26,8 @@ int main(int argc, char* argv[]) {
   app.add_option("--backend", backend, "serial|openmp|cuda (default: Kokkos's default space)");
   app.add_option("--reps", o.reps, "timed repetitions per product (median reported)")->capture_default_str();
   app.add_option("--report", o.report, "write the results as JSON to this file");
-  std::vector<char*> ours{argv[0]}, theirs{argv[0]};
-  for (int i = 1; i < argc; ++i) (std::string(argv[i]).rfind("--kokkos-", 0) == 0 ? theirs : ours).push_back(argv[i]);
+  std::vector<char*> ours, theirs;
+  dgk::app::split_kokkos_args(argc, argv, ours, theirs);
   try {
     app.parse(static_cast<int>(ours.size()), ours.data());
   } catch (const CLI::ParseError& e) {

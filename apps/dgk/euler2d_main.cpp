@@ -12,6 +12,7 @@
 #include "dgk/core/parse.hpp"
 #include "dgk/physics/euler2d_case.hpp"
 #include "euler2d_app.hpp"
+#include "text.hpp"
 
 int main(int argc, char* argv[]) {
   CLI::App app{"dgk-euler2d: 2D compressible Euler, modal DG on triangles (paper 004)"};
@@ -54,8 +55,8 @@ int main(int argc, char* argv[]) {
   bench->add_option("--elements", elements, "approximate number of triangles")->capture_default_str();
   bench->add_option("--reps", reps, "timed repetitions per kernel (median reported)")->capture_default_str();
   bench->add_option("--report", report, "write the results as JSON to this file");
-  std::vector<char*> ours{argv[0]}, theirs{argv[0]};
-  for (int i = 1; i < argc; ++i) (std::string(argv[i]).rfind("--kokkos-", 0) == 0 ? theirs : ours).push_back(argv[i]);
+  std::vector<char*> ours, theirs;
+  dgk::app::split_kokkos_args(argc, argv, ours, theirs);
   try {
     app.parse(static_cast<int>(ours.size()), ours.data());
   } catch (const CLI::ParseError& e) {

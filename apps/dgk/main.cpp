@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include "bench_hdg.hpp"
-#include "euler2d_app.hpp"
 #include "config.hpp"
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/error.hpp"
@@ -26,6 +25,7 @@
 #include "dgk/physics/cases.hpp"
 #include "dgk/physics/euler2d_case.hpp"
 #include "dgk/physics/tet_case.hpp"
+#include "euler2d_app.hpp"
 #include "run.hpp"
 #include "text.hpp"
 
@@ -382,8 +382,8 @@ int main(int argc, char* argv[]) {
 
   // --kokkos-* arguments go to Kokkos, the rest to the parser; Kokkos starts only after the
   // command line is known to be valid.
-  std::vector<char*> ours{argv[0]}, theirs{argv[0]};
-  for (int i = 1; i < argc; ++i) (std::string(argv[i]).rfind("--kokkos-", 0) == 0 ? theirs : ours).push_back(argv[i]);
+  std::vector<char*> ours, theirs;
+  dgk::app::split_kokkos_args(argc, argv, ours, theirs);
   try {
     app.parse(static_cast<int>(ours.size()), ours.data());
   } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace dgk::app {
 
@@ -22,6 +23,14 @@ inline std::string exact(double v) {
   std::ostringstream o;
   o << std::setprecision(17) << v;
   return o.str();
+}
+
+/// Splits a command line into the program's own arguments and Kokkos's (--kokkos-*); both keep
+/// argv[0] first.
+inline void split_kokkos_args(int argc, char* argv[], std::vector<char*>& ours, std::vector<char*>& kokkos) {
+  ours.assign(1, argv[0]);
+  kokkos.assign(1, argv[0]);
+  for (int i = 1; i < argc; ++i) (std::string(argv[i]).rfind("--kokkos-", 0) == 0 ? kokkos : ours).push_back(argv[i]);
 }
 
 }  // namespace dgk::app
