@@ -125,7 +125,7 @@ void bench_euler2d(const Euler2DBenchOptions& o, std::ostream& out) {
 }
 
 double run_euler2d(const physics::CaseOptions& o, const std::string& density_file, long progress_every,
-                   std::ostream& out) {
+                   const std::string& report_file, std::ostream& out) {
   const auto cs = std::make_unique<physics::Euler2DCase>(o);
   auto& sim = cs->simulation();
   out << "dgk-euler2d " << o.problem << ": order " << sim.order() << ", mesh " << cs->options().mesh << " ("
@@ -153,7 +153,33 @@ double run_euler2d(const physics::CaseOptions& o, const std::string& density_fil
   const double stages = double(cs->steps()) * sim.stages_per_step();
   out << "  wall time:  " << fmt(wall, 3) << " s for " << cs->steps() << " steps, "
       << fmt(wall / std::max(1.0, stages) / double(sim.num_dofs()), 3, true) << " s per DOF per RK stage\n";
-  if (cs->exact()) out << "  L2 error:   " << fmt(sim.l2_error(*cs->exact()), 4, true) << "\n";
+  io::Report rep;
+  rep.set("case", o.name);
+  rep.set("problem", o.problem);
+  rep.set("order", sim.order());
+  rep.set("mesh", cs->options().mesh);
+  rep.set("refine", o.refine);
+  rep.set("elements", sim.num_elements());
+  rep.set("dofs", io::Report::Value(static_cast<long long>(sim.num_dofs())));
+  rep.set("backend", sim.backend());
+  rep.set("precision", sim.precision());
+  rep.set("steps", io::Report::Value(static_cast<long long>(cs->steps())));
+  rep.set("dt", cs->dt());
+  rep.set("final_time", sim.time());
+  rep.set("wall_s", wall);
+  if (cs->exact()) {
+    const double err = sim.l2_error(*cs->exact());
+    const auto per_field = sim.l2_error_fields(*cs->exact());
+    out << "  L2 error:   " << fmt(err, 4, true) << " (";
+    for (std::size_t c = 0; c < per_field.size(); ++c) {
+      const std::string name = sim.field_name(static_cast<int>(c));
+      out << (c ? ", " : "") << name << " " << fmt(per_field[c], 4, true);
+      rep.set("l2_error_" + name, per_field[c]);
+    }
+    out << ")\n";
+    rep.set("l2_error", err);
+  }
+  if (!report_file.empty()) rep.write_json(report_file);
   if (!density_file.empty()) {
     // Cell averages of the density from its nodal values: weights are the row sums of the
     // reference mass matrix over the reference area (exact for every order).

@@ -27,8 +27,10 @@ void bench_euler2d(const Euler2DBenchOptions& o, std::ostream& out);
 
 /// Runs the case to its final time with a progress line every `progress_every` steps (0: none),
 /// prints the wall time, and writes "x y rho" per element (centroid and cell-average density) to
-/// `density_file` unless it is empty. Returns the wall seconds of the time loop.
+/// `density_file` unless it is empty, and the run's figures (mesh, elements, steps, wall time,
+/// L2 error of each field as `l2_error_<field>`) as JSON to `report_file` unless it is empty.
+/// Returns the wall seconds of the time loop.
 double run_euler2d(const physics::CaseOptions& o, const std::string& density_file, long progress_every,
-                   std::ostream& out);
+                   const std::string& report_file, std::ostream& out);
 
 }  // namespace dgk::app

@@ -48,6 +48,7 @@ int main(int argc, char* argv[]) {
       ->check(CLI::IsMember({"auto", "edge", "element"}));
   run->add_option("--final-time", final_time, "final time (default: the problem's)");
   run->add_option("--density", density, "write x y rho per element to this text file");
+  run->add_option("--report", report, "write the run's figures and errors as JSON to this file");
   run->add_option("--progress-every", progress, "a progress line every this many steps")->check(CLI::NonNegativeNumber);
   auto* bench = app.add_subcommand("bench", "time the kernels against the measured roofline");
   common(bench);
@@ -69,7 +70,7 @@ int main(int argc, char* argv[]) {
     if (!backend.empty()) o.backend = dgk::parse_backend(backend);
     if (!std::isnan(final_time)) o.final_time = final_time;
     if (run->parsed()) {
-      dgk::app::run_euler2d(o, density, progress, std::cout);
+      dgk::app::run_euler2d(o, density, progress, report, std::cout);
     } else {
       dgk::app::Euler2DBenchOptions b;
       b.base = o;
