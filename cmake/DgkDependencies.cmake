@@ -38,6 +38,14 @@ if(DGK_ENABLE_HDF5)
   find_package(HDF5 REQUIRED COMPONENTS C)
 endif()
 
+if(DGK_ENABLE_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+endif()
+if(DGK_ENABLE_METIS)
+  find_path(DGK_METIS_INCLUDE_DIR metis.h REQUIRED)
+  find_library(DGK_METIS_LIBRARY metis REQUIRED)
+endif()
+
 # Warnings and sanitizers are applied per target through this interface library, which is
 # not installed (it is linked with BUILD_INTERFACE only).
 add_library(dgk_build_options INTERFACE)

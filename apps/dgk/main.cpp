@@ -1,5 +1,6 @@
 // The dgk command line program: run a case, study its convergence, benchmark its kernels.
 #include <unistd.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "bench_hdg.hpp"
 #include "config.hpp"
 #include "dgk/backends/ceilings.hpp"
+#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
 #include "dgk/core/parse.hpp"
@@ -70,6 +72,9 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
   cmd->add_option("--refine", c.m.refine, "2D: split every triangle into four this many times")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--partition", c.m.partition,
+                  "distributed runs (mpirun -np R dgk run ...): metis|sfc|block (default: metis where built, else sfc)")
+      ->check(CLI::IsMember({"metis", "sfc", "block"}));
 }
 
 CaseOptions resolve(const CommonOptions& c) {
@@ -287,9 +292,80 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   return 0;
 }
 
+// Whole RK stages of a tetrahedral case on all ranks of the run: the scaling figures.
+int run_bench_distributed(const CommonOptions& c, const std::string& orders_text, long elements, int reps) {
+  const auto orders = dgk::parse_int_range(orders_text, "--orders");
+  DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
+  DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
+  CaseOptions base = resolve(c);
+  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3,
+               "dgk bench --distributed times the tetrahedral cases (maxwell3d, acoustic3d)");
+  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
+  base.mesh = "box:" + std::to_string(n);
+  const auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
+  const dgk::Comm& comm = dgk::Comm::world();
+  const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
+  std::cout << "dgk bench " << base.name << " --distributed: mesh " << base.mesh << " (" << mesh.num_elements()
+            << " elements) on " << comm.size() << (comm.size() == 1 ? " rank" : " ranks") << ", "
+            << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps
+            << " (slowest rank)\n"
+            << "  exchange: "
+            << (backend != dgk::Backend::Cuda ? "host memory"
+                                                : comm.device_aware() ? "device buffers (CUDA-aware MPI)"
+                                                                      : "staged through host memory")
+            << "\n";
+  Report rep;
+  rep.set("case", base.name);
+  rep.set("backend", dgk::backend_name(backend));
+  rep.set("precision", base.precision);
+  rep.set("elements", mesh.num_elements());
+  rep.set("ranks", comm.size());
+  std::cout << std::setw(3) << "N" << std::setw(13) << "elem/rank" << std::setw(9) << "shared" << std::setw(12)
+            << "stage ms" << std::setw(12) << "compute ms" << std::setw(13) << "exchange ms" << std::setw(9) << "hidden"
+            << std::setw(14) << "s/DOF/stage" << "\n";
+  for (int order : orders) {
+    CaseOptions o = base;
+    o.order = order;
+    o.final_time = 0.0;
+    TetCase cs(o, mesh);
+    auto& sim = cs.simulation();
+    const auto t = sim.time_stage_parts(reps);
+    DGK_THROW_IF(t.size() != 3, "case " << base.name << " does not time its stages as a distributed run");
+    const auto* part = cs.partition();
+    long long most = mesh.num_elements(), shared = 0;
+    if (part) {
+      most = *std::max_element(part->elements_per_rank.begin(), part->elements_per_rank.end());
+      shared = part->shared_faces;
+    }
+    // Of the exchange's time, the part the overlapped stage did not add to the computation.
+    const double hidden = t[2] > 0 ? std::clamp((t[1] + t[2] - t[0]) / t[2], 0.0, 1.0) : 0.0;
+    std::cout << std::setw(3) << order << std::setw(13) << most << std::setw(9) << shared << std::setw(12)
+              << fmt(t[0] * 1e3, 4) << std::setw(12) << fmt(t[1] * 1e3, 4) << std::setw(13) << fmt(t[2] * 1e3, 4)
+              << std::setw(8) << (t[2] > 0 ? fmt(100 * hidden, 1) : std::string("-")) << "%" << std::setw(14)
+              << fmt(t[0] / double(sim.num_dofs()), 3, true) << "\n";
+    Report row;
+    row.set("order", order);
+    row.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
+    row.set("max_elements_per_rank", Report::Value(most));
+    row.set("shared_faces", Report::Value(shared));
+    row.set("stage_seconds", t[0]);
+    row.set("compute_seconds", t[1]);
+    row.set("exchange_seconds", t[2]);
+    row.set("hidden_fraction", hidden);
+    row.set("s_per_dof_per_stage", t[0] / double(sim.num_dofs()));
+    rep.add_row("stages", row);
+  }
+  if (!c.report.empty() && comm.root()) rep.write_json(c.report);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  // MPI first (a no-op without MPI): under mpirun every rank runs this program; rank 0 prints.
+  dgk::MpiSession mpi(argc, argv);
+  const dgk::Comm& comm = dgk::Comm::world();
+  if (!comm.root()) std::cout.setstate(std::ios::badbit);
   CLI::App app{"dgk: discontinuous Galerkin solvers as Kokkos team kernels"};
   app.set_version_flag("--version", std::string(dgk::version_string()) + "\n");
   app.require_subcommand(0, 1);
@@ -357,6 +433,7 @@ int main(int argc, char* argv[]) {
   std::string bench_orders = "1..7";
   long bench_elements = 98304;
   int bench_reps = 20;
+  bool bench_distributed = false;
   int bench_dim = 2;
   long bench_faces = 11780;
   auto* bench = app.add_subcommand("bench", "time each kernel stage against the measured roofline");
@@ -377,6 +454,9 @@ int main(int argc, char* argv[]) {
   bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
   bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();
   bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();
+  bench->add_flag("--distributed", bench_distributed,
+                  "time whole RK stages as a distributed run does (under mpirun: exchange overlapped, computation "
+                  "alone, exchange alone, and the hidden fraction)");
 
   auto* info = app.add_subcommand("info", "print the build configuration and the known cases");
 
@@ -397,6 +477,7 @@ int main(int argc, char* argv[]) {
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   int rc = 0;
+  dgk::app::add_device_by_local_rank(theirs);
   int kargc = static_cast<int>(theirs.size());
   dgk::initialize_kokkos(kargc, theirs.data());
   try {
@@ -421,13 +502,17 @@ int main(int argc, char* argv[]) {
         h.report = bench_opts.report;
         dgk::app::bench_hdg(h, std::cout);
       } else {
-        rc = run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
+        rc = bench_distributed ? run_bench_distributed(bench_opts, bench_orders, bench_elements, bench_reps)
+                               : run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
       }
     }
-  } catch (const dgk::Error& e) {
-    std::cerr << "dgk: error: " << e.what() << "\n";
-    rc = 2;
   } catch (const std::exception& e) {
+    // In a distributed run the other ranks may wait in a collective this rank will never reach:
+    // the error ends them all.
+    if (comm.distributed()) {
+      std::cerr << "dgk: error (rank " << comm.rank() << "): " << e.what() << "\n" << std::flush;
+      comm.abort(2);
+    }
     std::cerr << "dgk: error: " << e.what() << "\n";
     rc = 2;
   }

@@ -11,6 +11,7 @@
 
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/basis/triangle_nodal.hpp"
+#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/time_loop.hpp"
 #include "dgk/io/checkpoint.hpp"
@@ -119,6 +120,9 @@ Throughput throughput(const Simulation& sim) {
     t.flops_per_step += c.flops * sim.stages_per_step();
     t.bytes_per_step += c.bytes * sim.stages_per_step();
   }
+  // Each rank counts its own elements' work.
+  t.flops_per_step = Comm::world().sum(t.flops_per_step);
+  t.bytes_per_step = Comm::world().sum(t.bytes_per_step);
   return t;
 }
 
@@ -200,12 +204,21 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
         << ckpt->backend << ")\n";
   out << "  steps:    " << last - first << " of dt = " << fmt(dt, 3, true) << " to t = " << final_time << " (CFL "
       << o.cfl << ")\n";
+  if (const auto* part = cs->partition())
+    out << "  ranks:    " << mesh::partition_summary(*part) << ", "
+        << (o.partition.empty() ? mesh::partition_method_name(mesh::default_partition_method()) : o.partition.c_str())
+        << " partition\n";
+
+  // In a distributed run every rank takes part in gathering the fields and the state; rank 0
+  // writes the files.
+  const bool root = Comm::world().root();
 
   // Outputs.
   double io_seconds = 0;
   Kokkos::Timer io_timer;
   std::unique_ptr<io::OutputWriter> output;
-  if (!s.output.empty()) {
+  const bool writes_output = !s.output.empty();
+  if (writes_output && root) {
     std::vector<std::string> fields;
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
     if (cs->tet_mesh()) {
@@ -222,7 +235,8 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   }
   auto write_output = [&](long long step) {
     io_timer.reset();
-    output->write(step, sim.time(), sim.host_fields());
+    const auto fields = sim.host_fields();
+    if (output) output->write(step, sim.time(), fields);
     io_seconds += io_timer.seconds();
   };
   auto write_checkpoint = [&](long long step) {
@@ -245,10 +259,10 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     else
       c.tri_mesh = *cs->tri_mesh();
     c.state = sim.save_state();
-    io::write_checkpoint(s.checkpoint, c);
+    if (root) io::write_checkpoint(s.checkpoint, c);
     io_seconds += io_timer.seconds();
   };
-  if (output) write_output(first);
+  if (writes_output) write_output(first);
 
   const double energy0 = sim.energy();
   Progress progress(out, s.progress, first, stop, final_time, sim.num_dofs());
@@ -261,7 +275,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   loop.check_every = s.check_every;
   loop.first_step = first;
   loop.on_step = [&](long long step) {
-    if (output && ((s.output_every > 0 && step % s.output_every == 0) || step == stop)) write_output(step);
+    if (writes_output && ((s.output_every > 0 && step % s.output_every == 0) || step == stop)) write_output(step);
     if (!s.checkpoint.empty() && ((s.checkpoint_every > 0 && step % s.checkpoint_every == 0) || step == stop))
       write_checkpoint(step);
     if (progress.wants(step)) {
@@ -319,7 +333,18 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   r.set("initial", cs->initial_summary());
   r.set("restart", s.restart);
   r.set("checkpoint", s.checkpoint);
-  r.set("output", s.output.empty() ? std::string() : output->xdmf_path());
+  r.set("output", s.output.empty() || !output ? std::string() : output->xdmf_path());
+  const auto* part = cs->partition();
+  r.set("ranks", part ? part->ranks : 1);
+  if (part) {
+    const std::vector<double> per_rank(part->elements_per_rank.begin(), part->elements_per_rank.end());
+    const std::vector<double> shared(part->shared_faces_per_rank.begin(), part->shared_faces_per_rank.end());
+    r.set("partition", o.partition.empty() ? mesh::partition_method_name(mesh::default_partition_method())
+                                           : o.partition);
+    r.set("elements_per_rank", io::Report::Value(per_rank));
+    r.set("shared_faces_per_rank", io::Report::Value(shared));
+    r.set("shared_faces", io::Report::Value(part->shared_faces));
+  }
 
   out << "  L2 error:   " << (err ? fmt(*err, 4, true) : std::string("n/a (no exact solution)")) << "\n"
       << "  energy:     " << fmt(energy, 8, true) << " (initial " << fmt(energy0, 8, true) << ", change "
@@ -328,14 +353,14 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
       << fmt(dofs_per_s / 1e6, 2) << " MDOF/s, " << fmt(pid, 3, true) << " s per DOF per RK stage\n"
       << "  achieved:   " << fmt(tp.bytes_per_step / s_per_step / 1e9, 2) << " GB/s, "
       << fmt(tp.flops_per_step / s_per_step / 1e9, 2) << " GFLOP/s (counted bytes and flops)\n";
-  if (output || !s.checkpoint.empty()) {
+  if (writes_output || !s.checkpoint.empty()) {
     out << "  files:      ";
     if (output)
       out << output->xdmf_path() << " (" << output->steps_written() << " steps)" << (s.checkpoint.empty() ? "" : ", ");
     if (!s.checkpoint.empty()) out << "checkpoint " << s.checkpoint;
     out << "; " << fmt(io_seconds, 3) << " s writing\n";
   }
-  if (!s.report.empty()) r.write_json(s.report);
+  if (!s.report.empty() && root) r.write_json(s.report);
   result.final_state = sim.save_state();
   result.steps = stop;
   return result;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
 
@@ -269,6 +270,9 @@ void Euler2DCase::setup() {
   DGK_THROW_IF(o.name != "euler2d", "case '" << o.name << "' is not euler2d");
   DGK_THROW_IF(o.basis != "nodal" && o.basis != "modal", "--basis " << o.basis << ": euler2d has the modal basis only");
   o.basis = "modal";
+  DGK_THROW_IF(Comm::world().distributed(),
+               "euler2d does not run on several ranks yet (this run has " << Comm::world().size()
+                                                                            << "); run it on one rank");
   DGK_THROW_IF(!(o.cfl > 0) || !std::isfinite(o.cfl), "--cfl must be positive (got " << o.cfl << ")");
   DGK_THROW_IF(o.final_time && !(*o.final_time >= 0),
                "--final-time must be non-negative (got " << *o.final_time << ")");

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/parse.hpp"
@@ -28,11 +29,12 @@ namespace {
 
 template <class Space>
 std::unique_ptr<Simulation> make_on(const std::string& precision, int order, const mesh::TriMesh& mesh,
-                                    const std::vector<int>& bc, const Maxwell2D& physics) {
+                                    const std::vector<int>& bc, const Maxwell2D& physics,
+                                    const std::shared_ptr<const Distribution>& dist) {
   if (precision == "double")
-    return std::make_unique<NodalTriSolver<Maxwell2D, double, Space>>(Space(), order, mesh, bc, physics);
+    return std::make_unique<NodalTriSolver<Maxwell2D, double, Space>>(Space(), order, mesh, bc, physics, dist);
   if (precision == "float")
-    return std::make_unique<NodalTriSolver<Maxwell2D, float, Space>>(Space(), order, mesh, bc, physics);
+    return std::make_unique<NodalTriSolver<Maxwell2D, float, Space>>(Space(), order, mesh, bc, physics, dist);
   DGK_THROW_IF(true, "unknown precision '" << precision << "' (expected double or float)");
 }
 
@@ -51,7 +53,7 @@ double max_stable_cfl_2d(int order) {
 
 std::unique_ptr<Simulation> make_maxwell2d_solver(Backend backend, const std::string& precision, int order,
                                                   const mesh::TriMesh& mesh, const std::vector<int>& bc_of_tag,
-                                                  double alpha) {
+                                                  double alpha, std::shared_ptr<const Distribution> dist) {
   DGK_THROW_IF(!(alpha >= 0.0 && alpha <= 1.0),
                "--alpha " << alpha << " is outside [0, 1] (1 upwind flux, 0 central flux)");
   Maxwell2D physics;
@@ -59,15 +61,15 @@ std::unique_ptr<Simulation> make_maxwell2d_solver(Backend backend, const std::st
   switch (backend) {
 #ifdef KOKKOS_ENABLE_SERIAL
     case Backend::Serial:
-      return make_on<Kokkos::Serial>(precision, order, mesh, bc_of_tag, physics);
+      return make_on<Kokkos::Serial>(precision, order, mesh, bc_of_tag, physics, dist);
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
     case Backend::OpenMP:
-      return make_on<Kokkos::OpenMP>(precision, order, mesh, bc_of_tag, physics);
+      return make_on<Kokkos::OpenMP>(precision, order, mesh, bc_of_tag, physics, dist);
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
     case Backend::Cuda:
-      return make_on<Kokkos::Cuda>(precision, order, mesh, bc_of_tag, physics);
+      return make_on<Kokkos::Cuda>(precision, order, mesh, bc_of_tag, physics, dist);
 #endif
     default:
       break;
@@ -100,6 +102,7 @@ Maxwell2DOptions from_case_options(const CaseOptions& c) {
   o.bc = c.bc;
   if (!c.initial.empty()) o.initial = c.initial;
   o.alpha = c.alpha;
+  o.partition = c.partition;
   return o;
 }
 }  // namespace
@@ -227,8 +230,16 @@ void Maxwell2DCase::setup() {
     DGK_THROW_IF(true, "--initial '" << init << "': expected cavity[:m,n] or pulse:x,y,width");
   }
 
-  m_sim =
-      make_maxwell2d_solver(o.backend.value_or(default_backend()), o.precision, o.order, m_mesh, bc_of_tag, o.alpha);
+  // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts).
+  const Comm& comm = Comm::world();
+  mesh::TriMesh local;
+  if (comm.distributed()) {
+    const auto ref = basis::make_tri_nodal(o.order);
+    m_dist = distribute(m_mesh, conn, partition_method_of(o.partition),
+                        std::vector<std::vector<int>>(ref.fmask.begin(), ref.fmask.end()), ref.np, comm, local);
+  }
+  m_sim = make_maxwell2d_solver(o.backend.value_or(default_backend()), o.precision, o.order, m_dist ? local : m_mesh,
+                                bc_of_tag, o.alpha, m_dist);
   m_sim->set_fields(m_initial, 0.0);
   m_final_time = o.final_time.value_or(natural_time);
   const double dt_max = m_sim->max_dt(o.cfl);

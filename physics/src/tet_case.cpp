@@ -6,6 +6,8 @@
 #include <limits>
 #include <sstream>
 
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/parse.hpp"
 #include "dgk/core/order_dispatch.hpp"
@@ -28,20 +30,24 @@ DGK_IF_CUDA(DGK_EXTERN_TET, double)
 
 namespace {
 
+using DistPtr = std::shared_ptr<const Distribution>;
+
 template <class Physics, class Space>
 std::unique_ptr<Simulation> make_on(const std::string& precision, int order, const TetKernels& kernels,
-                                    const mesh::TetMesh& mesh, const std::vector<int>& bc) {
+                                    const mesh::TetMesh& mesh, const std::vector<int>& bc, const DistPtr& dist) {
   if (precision == "double")
-    return std::make_unique<TetSolver<Physics, double, Space>>(Space(), order, mesh, bc, kernels);
-  if (precision == "float") return std::make_unique<TetSolver<Physics, float, Space>>(Space(), order, mesh, bc, kernels);
+    return std::make_unique<TetSolver<Physics, double, Space>>(Space(), order, mesh, bc, kernels, dist);
+  if (precision == "float")
+    return std::make_unique<TetSolver<Physics, float, Space>>(Space(), order, mesh, bc, kernels, dist);
   DGK_THROW_IF(true, "unknown precision '" << precision << "' (expected double or float)");
 }
 
 template <class Space>
 std::unique_ptr<Simulation> make_for(const std::string& name, const std::string& precision, int order,
-                                     const TetKernels& kernels, const mesh::TetMesh& mesh, const std::vector<int>& bc) {
-  if (name == "maxwell3d") return make_on<Maxwell3D, Space>(precision, order, kernels, mesh, bc);
-  if (name == "acoustic3d") return make_on<Acoustic3D, Space>(precision, order, kernels, mesh, bc);
+                                     const TetKernels& kernels, const mesh::TetMesh& mesh, const std::vector<int>& bc,
+                                     const DistPtr& dist) {
+  if (name == "maxwell3d") return make_on<Maxwell3D, Space>(precision, order, kernels, mesh, bc, dist);
+  if (name == "acoustic3d") return make_on<Acoustic3D, Space>(precision, order, kernels, mesh, bc, dist);
   DGK_THROW_IF(true, "unknown tetrahedral case '" << name << "' (expected maxwell3d or acoustic3d)");
 }
 
@@ -76,16 +82,16 @@ double max_stable_cfl(int order, const std::string& name) {
 
 std::unique_ptr<Simulation> make_tet_solver(const std::string& name, Backend backend, const std::string& precision,
                                             int order, const TetKernels& kernels, const mesh::TetMesh& mesh,
-                                            const std::vector<int>& bc_of_tag) {
+                                            const std::vector<int>& bc_of_tag, std::shared_ptr<const Distribution> dist) {
   switch (backend) {
 #ifdef KOKKOS_ENABLE_SERIAL
-    case Backend::Serial: return make_for<Kokkos::Serial>(name, precision, order, kernels, mesh, bc_of_tag);
+    case Backend::Serial: return make_for<Kokkos::Serial>(name, precision, order, kernels, mesh, bc_of_tag, dist);
 #endif
 #ifdef KOKKOS_ENABLE_OPENMP
-    case Backend::OpenMP: return make_for<Kokkos::OpenMP>(name, precision, order, kernels, mesh, bc_of_tag);
+    case Backend::OpenMP: return make_for<Kokkos::OpenMP>(name, precision, order, kernels, mesh, bc_of_tag, dist);
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-    case Backend::Cuda: return make_for<Kokkos::Cuda>(name, precision, order, kernels, mesh, bc_of_tag);
+    case Backend::Cuda: return make_for<Kokkos::Cuda>(name, precision, order, kernels, mesh, bc_of_tag, dist);
 #endif
     default: break;
   }
@@ -243,8 +249,16 @@ void TetCase::setup() {
                                      << " for " << o.name);
   }
 
-  m_sim = make_tet_solver(o.name, o.backend.value_or(default_backend()), o.precision, o.order, m_kernels, m_mesh,
-                          bc_of_tag);
+  // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts).
+  const Comm& comm = Comm::world();
+  mesh::TetMesh local;
+  if (comm.distributed()) {
+    const auto ref = basis::make_tet_nodal(o.order);
+    m_dist = distribute(m_mesh, conn, partition_method_of(o.partition),
+                        std::vector<std::vector<int>>(ref.fmask.begin(), ref.fmask.end()), ref.np, comm, local);
+  }
+  m_sim = make_tet_solver(o.name, o.backend.value_or(default_backend()), o.precision, o.order, m_kernels,
+                          m_dist ? local : m_mesh, bc_of_tag, m_dist);
   m_sim->set_fields(m_initial, 0.0);
   m_final_time = o.final_time.value_or(natural_time);
   const double dt_max = m_sim->max_dt(o.cfl);

@@ -182,7 +182,7 @@ struct EnergyRate {
 };
 
 template <class Space>
-EnergyRate energy_rate(const dgk::physics::NodalTriSolver<Maxwell2D, double, Space>& solver,
+EnergyRate energy_rate(dgk::physics::NodalTriSolver<Maxwell2D, double, Space>& solver,
                        const dgk::mesh::TriMesh& mesh) {
   solver.evaluate_rhs();
   const auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver.fields());

@@ -96,6 +96,14 @@ class Simulation {
   virtual StageTimes time_stages(int reps) = 0;
   /// Stages per time step (5 for LSERK4).
   virtual int stages_per_step() const = 0;
+  /// Median seconds of one whole RK stage (right-hand side and update) as a run does it (in a
+  /// distributed run: with the trace exchange overlapped), of its computation alone (no
+  /// exchange), and of the exchange alone (0 on one rank); the slowest rank's, collective in a
+  /// distributed run. Empty where a solver does not offer it.
+  virtual std::vector<double> time_stage_parts(int reps) {
+    (void)reps;
+    return {};
+  }
 };
 
 }  // namespace dgk

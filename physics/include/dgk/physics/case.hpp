@@ -9,6 +9,7 @@
 
 #include "dgk/core/execution.hpp"
 #include "dgk/core/simulation.hpp"
+#include "dgk/mesh/partition.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
 
@@ -50,6 +51,9 @@ struct CaseOptions {
   std::string integrator;
   /// 2D meshes: split every triangle into four this many times after loading.
   int refine = 0;
+  /// Distributed runs: how the mesh is split across the ranks ("metis", "sfc", "block"; empty:
+  /// METIS where built, else the space-filling curve).
+  std::string partition;
 };
 
 class Case {
@@ -73,6 +77,9 @@ class Case {
   virtual const mesh::TetMesh* tet_mesh() const { return nullptr; }
   virtual const mesh::TriMesh* tri_mesh() const { return nullptr; }
   int dimension() const { return tri_mesh() ? 2 : 3; }
+  /// This rank's share of the mesh in a distributed run (with the partition's statistics), or
+  /// null on one rank.
+  virtual const mesh::LocalPart* partition() const { return nullptr; }
 };
 
 /// 2 for maxwell2d, 3 for the tetrahedral cases; throws dgk::Error for an unknown case.

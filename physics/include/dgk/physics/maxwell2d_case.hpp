@@ -12,6 +12,7 @@
 #include "dgk/core/simulation.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
 #include "dgk/physics/case.hpp"
+#include "dgk/physics/distribution.hpp"
 
 namespace dgk::physics {
 
@@ -34,6 +35,8 @@ struct Maxwell2DOptions {
   /// Weight of the dissipative part of the flux, in [0, 1]: 1 upwind, 0 central (paper 003,
   /// equation (5)).
   double alpha = 1.0;
+  /// Distributed runs: "metis", "sfc", "block", or empty for the build's default.
+  std::string partition;
 };
 
 /// Largest CFL number (in the sense of Simulation::max_dt) at which LSERK4 with the nodal
@@ -42,10 +45,11 @@ struct Maxwell2DOptions {
 /// stability sweep of tests/physics/test_maxwell2d_long.cpp).
 double max_stable_cfl_2d(int order);
 
-/// Creates the nodal triangular Maxwell TM solver for (backend, precision, order).
+/// Creates the nodal triangular Maxwell TM solver for (backend, precision, order); with a
+/// Distribution, `mesh` is this rank's part.
 std::unique_ptr<Simulation> make_maxwell2d_solver(Backend backend, const std::string& precision, int order,
                                                   const mesh::TriMesh& mesh, const std::vector<int>& bc_of_tag,
-                                                  double alpha = 1.0);
+                                                  double alpha = 1.0, std::shared_ptr<const Distribution> dist = {});
 
 class Maxwell2DCase final : public Case {
  public:
@@ -68,6 +72,7 @@ class Maxwell2DCase final : public Case {
   const std::string& initial_summary() const override { return m_initial_summary; }
   const Maxwell2DOptions& maxwell2d_options() const { return m_options; }
   const CaseOptions& options() const override { return m_case_options; }
+  const mesh::LocalPart* partition() const override { return m_dist ? &m_dist->part : nullptr; }
   std::string kernel_summary() const override { return "nodal thread"; }
 
  private:
@@ -76,6 +81,7 @@ class Maxwell2DCase final : public Case {
   Maxwell2DOptions m_options;
   CaseOptions m_case_options;
   mesh::TriMesh m_mesh;
+  std::shared_ptr<const Distribution> m_dist;
   std::unique_ptr<Simulation> m_sim;
   std::optional<PointFunction> m_exact;
   PointFunction m_initial;

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -31,8 +32,11 @@
 #include "dgk/core/math.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/simulation.hpp"
+#include "dgk/core/halo_exchange.hpp"
 #include "dgk/kernels/nodal_tri/kernels.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
+#include "dgk/physics/distribution.hpp"
+#include "dgk/physics/nodal_state.hpp"
 
 namespace dgk::physics {
 
@@ -58,17 +62,24 @@ class NodalTriSolver final : public Simulation {
   static constexpr int nf = Physics::num_fields;
 
   /// bc_of_tag[tag] is the physics' boundary-condition code for each boundary tag of the mesh;
-  /// `physics` carries the equation's run-time parameters (e.g. the flux weight).
+  /// `physics` carries the equation's run-time parameters (e.g. the flux weight). With a
+  /// Distribution, `mesh` is this rank's part and the solver one rank of a distributed run (see
+  /// TetSolver).
   NodalTriSolver(const ExecutionSpace& space, int order, const mesh::TriMesh& mesh, const std::vector<int>& bc_of_tag,
-                 const Physics& physics = Physics());
+                 const Physics& physics = Physics(), std::shared_ptr<const Distribution> dist = {});
 
   // --- stages, separately callable -----------------------------------------------------------
   void volume() const;
-  void surface() const;
+  void surface() const { surface(0, m_mesh.num_elements); }
+  /// The flux of elements [begin, end) only.
+  void surface(int begin, int end) const;
   void lift() const;
   void update(double a, double b, double dt) const;
-  /// rhs = volume + lift(surface) at the current fields.
-  void evaluate_rhs() const;
+  /// rhs = volume + lift(surface) at the current fields; in a distributed run the edge traces
+  /// travel while the volume kernel and the edges of elements without ghost neighbours run.
+  void evaluate_rhs();
+  /// The run's distribution, or null on one rank.
+  const Distribution* distribution() const { return m_dist.get(); }
 
   const FieldView& fields() const { return m_q; }
   const FieldView& rhs_view() const { return m_rhs; }
@@ -82,13 +93,15 @@ class NodalTriSolver final : public Simulation {
   std::string backend() const override { return backend_name(BackendOf<ExecutionSpace>::value); }
   std::string precision() const override { return sizeof(Real) == 4 ? "float" : "double"; }
   int order() const override { return m_order; }
-  int num_elements() const override { return m_mesh.num_elements; }
+  int num_elements() const override {
+    return static_cast<int>(nodal_state::global_elements(m_dist.get(), m_mesh.num_elements));
+  }
   int num_fields() const override { return nf; }
   std::string field_name(int field) const override { return Physics::field_names[field]; }
   std::vector<std::string> material_names() const override {
     return {Physics::material_names[0], Physics::material_names[1]};
   }
-  long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
+  long long num_dofs() const override { return static_cast<long long>(num_elements()) * m_ref.np * nf; }
 
   /// Points are (x, y, 0): the z argument of the PointFunction is always 0.
   void set_fields(const PointFunction& f, double t) override;
@@ -112,7 +125,8 @@ class NodalTriSolver final : public Simulation {
     return {m_physics, m_ops, m_mesh, m_q, m_rhs, m_flux};
   }
 
-  // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ), with v filled per element node by `fill`.
+  // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ) over the elements of all ranks, with v filled per
+  // owned element node by `fill`.
   template <class Fill>
   double weighted_norm(Fill&& fill, bool weighted) const;
 
@@ -126,8 +140,11 @@ class NodalTriSolver final : public Simulation {
   kernels::nodal_tri::LaunchShape m_shape;
   kernels::nodal_tri::Operators<Real, Mem> m_ops;
   kernels::nodal_tri::MeshData<Real, Mem> m_mesh;
-  FieldView m_q, m_res, m_rhs, m_flux;
+  FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   double m_time = 0.0;
+  std::shared_ptr<const Distribution> m_dist;
+  int m_interior = 0;  // owned elements [0, m_interior) have no ghost neighbour
+  HaloExchange<ExecutionSpace, Real> m_halo;
 };
 
 // --- definitions -------------------------------------------------------------------------------
@@ -135,8 +152,9 @@ class NodalTriSolver final : public Simulation {
 template <class Physics, class Real, class ExecutionSpace>
 NodalTriSolver<Physics, Real, ExecutionSpace>::NodalTriSolver(const ExecutionSpace& space, int order,
                                                               const mesh::TriMesh& mesh,
-                                                              const std::vector<int>& bc_of_tag, const Physics& physics)
-    : m_space(space), m_order(order), m_physics(physics), m_ref(basis::make_tri_nodal(order)) {
+                                                              const std::vector<int>& bc_of_tag, const Physics& physics,
+                                                              std::shared_ptr<const Distribution> dist)
+    : m_space(space), m_order(order), m_physics(physics), m_ref(basis::make_tri_nodal(order)), m_dist(std::move(dist)) {
   // Fail early, before any host work, for an order without compiled kernels.
   dispatch_order(order, [](auto) {});
   const auto conn = mesh::connect(mesh);
@@ -144,13 +162,18 @@ NodalTriSolver<Physics, Real, ExecutionSpace>::NodalTriSolver(const ExecutionSpa
   const auto maps = mesh::build_edge_maps(mesh, conn, m_ref);
   m_nodes = mesh::node_coordinates(mesh, m_ref);
   m_material = mesh.material;
-  const int K = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
+  const int K_local = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
+  const int K = m_dist ? m_dist->part.owned : K_local;  // owned elements; ghosts follow
+  DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
+               "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
+                       << m_dist->part.global.size() << " (owned and ghost) elements");
+  m_interior = m_dist ? m_dist->part.interior : K;
   m_shape = default_tri_launch_shape<ExecutionSpace>(order);
 
   // Refuse, with the numbers, a problem that does not fit the execution space's memory.
   {
     const double w = sizeof(Real);
-    const double bytes = double(K) * (3.0 * nf * np * w + nf * 3.0 * nfp * w + 3.0 * nfp * 4 + (4 + 9 + 2) * w + 12) +
+    const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 3.0 * nfp * w + 3.0 * nfp * 4 + (4 + 9 + 2) * w + 12) +
                          (2.0 * np * np + 3.0 * np * nfp) * w;
     backends::require_memory<ExecutionSpace>(bytes, [&] {
       std::ostringstream what;
@@ -190,7 +213,7 @@ NodalTriSolver<Physics, Real, ExecutionSpace>::NodalTriSolver(const ExecutionSpa
   md.face = decltype(md.face)("dgk::nodal_tri::face", K);
   md.mapP = decltype(md.mapP)("dgk::nodal_tri::mapP", K, 3 * nfp);
   md.bc = decltype(md.bc)("dgk::nodal_tri::bc", K);
-  md.material = decltype(md.material)("dgk::nodal_tri::material", K);
+  md.material = decltype(md.material)("dgk::nodal_tri::material", K_local);
   auto hG = Kokkos::create_mirror_view(md.drdx);
   auto hFace = Kokkos::create_mirror_view(md.face);
   auto hP = Kokkos::create_mirror_view(md.mapP);
@@ -215,18 +238,20 @@ NodalTriSolver<Physics, Real, ExecutionSpace>::NodalTriSolver(const ExecutionSpa
     }
     for (int k = 0; k < 3 * nfp; ++k)
       hP(e, k) = maps.vmapP[ue * 3 * static_cast<std::size_t>(nfp) + static_cast<std::size_t>(k)];
-    for (int c = 0; c < 2; ++c) hM(e, c) = Real(mesh.material[ue][c]);
   }
+  for (int e = 0; e < K_local; ++e)
+    for (int c = 0; c < 2; ++c) hM(e, c) = Real(mesh.material[static_cast<std::size_t>(e)][c]);
   Kokkos::deep_copy(md.drdx, hG);
   Kokkos::deep_copy(md.face, hFace);
   Kokkos::deep_copy(md.mapP, hP);
   Kokkos::deep_copy(md.bc, hB);
   Kokkos::deep_copy(md.material, hM);
 
-  m_q = FieldView("dgk::nodal_tri::q", K, nf, np);
+  m_q = FieldView("dgk::nodal_tri::q", K_local, nf, np);
   m_res = FieldView("dgk::nodal_tri::res", K, nf, np);
   m_rhs = FieldView("dgk::nodal_tri::rhs", K, nf, np);
   m_flux = FieldView("dgk::nodal_tri::flux", K, nf, 3 * nfp);
+  if (m_dist) m_halo = HaloExchange<ExecutionSpace, Real>(*m_dist->comm, m_dist->part.links, nf, np);
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -235,8 +260,10 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::volume() const {
 }
 
 template <class Physics, class Real, class ExecutionSpace>
-void NodalTriSolver<Physics, Real, ExecutionSpace>::surface() const {
-  dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team); });
+void NodalTriSolver<Physics, Real, ExecutionSpace>::surface(int begin, int end) const {
+  dispatch_order(m_order, [&](auto n) {
+    kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team, begin, end);
+  });
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -250,9 +277,17 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::update(double a, double b, d
 }
 
 template <class Physics, class Real, class ExecutionSpace>
-void NodalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs() const {
-  volume();
-  surface();
+void NodalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs() {
+  if (m_halo.active()) {
+    m_halo.start(m_space, m_q);
+    volume();
+    surface(0, m_interior);
+    m_halo.finish(m_space, m_q);
+    surface(m_interior, m_mesh.num_elements);
+  } else {
+    volume();
+    surface();
+  }
   lift();
 }
 
@@ -277,10 +312,11 @@ double NodalTriSolver<Physics, Real, ExecutionSpace>::max_dt(double cfl) const {
   // Explicit DG: dt ~ h / (c (N+1)^2); 1 / Fscale measures h (it is area over edge length up to
   // a constant).
   double worst = 0.0;
-  for (std::size_t e = 0; e < m_material.size(); ++e) {
+  for (std::size_t e = 0; e < static_cast<std::size_t>(m_mesh.num_elements); ++e) {
     const double c = 1.0 / std::sqrt(m_material[e][0] * m_material[e][1]);
     for (int f = 0; f < 3; ++f) worst = std::max(worst, c * m_geo.fscale[e][f]);
   }
+  worst = nodal_state::comm_of(m_dist.get()).max(worst);
   const double n1 = m_order + 1;
   return cfl * 2.0 / (worst * n1 * n1);
 }
@@ -296,89 +332,29 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::step(double dt) {
 
 template <class Physics, class Real, class ExecutionSpace>
 std::optional<NonFinite> NodalTriSolver<Physics, Real, ExecutionSpace>::find_non_finite() const {
-  const Real* q = m_q.data();
-  const long long n = static_cast<long long>(m_q.span());
-  // The lowest index through an atomic minimum: order independent, hence deterministic, and
-  // free of the shared-memory tree of a general reduction.
-  Kokkos::View<long long, Mem> lowest("dgk::nodal_tri::first_non_finite");
-  Kokkos::deep_copy(m_space, lowest, n);
-  Kokkos::parallel_for(
-      "dgk::nodal_tri::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(m_space, 0, n),
-      KOKKOS_LAMBDA(const long long i) {
-        if (!math::isfinite(q[i])) Kokkos::atomic_fetch_min(lowest.data(), i);
-      });
-  long long first = n;
-  Kokkos::deep_copy(m_space, first, lowest);
-  m_space.fence();
-  if (first >= n) return std::nullopt;
-  const long long np = m_ref.np;
-  NonFinite bad;
-  bad.element = first / (nf * np);
-  bad.field = static_cast<int>(first / np % nf);
-  bad.node = static_cast<int>(first % np);
-  Real value;
-  Kokkos::deep_copy(value, Kokkos::subview(m_q, bad.element, bad.field, bad.node));
-  bad.value = static_cast<double>(value);
-  return bad;
+  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<double> NodalTriSolver<Physics, Real, ExecutionSpace>::host_fields() const {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
-  std::vector<double> out(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
-  return out;
+  const auto local = nodal_state::owned_values(m_q, m_mesh.num_elements);
+  return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * m_ref.np)) : local;
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<StateArray> NodalTriSolver<Physics, Real, ExecutionSpace>::save_state() const {
-  std::vector<StateArray> out;
-  for (const auto* v : {&m_q, &m_res}) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *v);
-    StateArray a;
-    a.name = v == &m_q ? "q" : "rk_residual";
-    a.dims = {static_cast<long long>(h.extent(0)), static_cast<long long>(h.extent(1)),
-              static_cast<long long>(h.extent(2))};
-    a.value_bytes = sizeof(Real);
-    const auto* p = reinterpret_cast<const unsigned char*>(h.data());
-    a.bytes.assign(p, p + h.span() * sizeof(Real));
-    out.push_back(std::move(a));
-  }
-  return out;
+  return nodal_state::save(m_q, m_res, m_mesh.num_elements, m_dist.get());
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 void NodalTriSolver<Physics, Real, ExecutionSpace>::load_state(const std::vector<StateArray>& state, double time) {
-  DGK_THROW_IF(state.size() != 2, "solver state: expected 2 arrays (q, rk_residual), got " << state.size());
-  for (auto* v : {&m_q, &m_res}) {
-    const StateArray& a = state[v == &m_q ? 0 : 1];
-    const std::string want = v == &m_q ? "q" : "rk_residual";
-    const std::vector<long long> dims{static_cast<long long>(v->extent(0)), static_cast<long long>(v->extent(1)),
-                                      static_cast<long long>(v->extent(2))};
-    DGK_THROW_IF(a.name != want, "solver state: array '" << a.name << "' where '" << want << "' was expected");
-    DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)),
-                 "solver state '" << a.name << "' holds " << (a.value_bytes == 4 ? "float" : "double")
-                                  << " values; this run is " << precision());
-    auto text = [](const std::vector<long long>& d) {
-      std::string t;
-      for (auto x : d) t += (t.empty() ? "" : "x") + std::to_string(x);
-      return t;
-    };
-    DGK_THROW_IF(a.dims != dims, "solver state '" << a.name << "' has dimensions " << text(a.dims)
-                                                  << "; this solver needs " << text(dims)
-                                                  << " (elements x fields x nodes)");
-    DGK_THROW_IF(a.bytes.size() != v->span() * sizeof(Real),
-                 "solver state '" << a.name << "' has " << a.bytes.size() << " bytes for " << v->span() << " values");
-    auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), *v);
-    std::memcpy(h.data(), a.bytes.data(), a.bytes.size());
-    Kokkos::deep_copy(*v, h);
-  }
+  nodal_state::load(state, m_q, m_res, m_mesh.num_elements, m_dist.get(), precision());
   m_time = time;
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 double NodalTriSolver<Physics, Real, ExecutionSpace>::l2_error(const PointFunction& exact) const {
-  const auto q = host_fields();
+  const auto q = nodal_state::owned_values(m_q, m_mesh.num_elements);
   const auto np = static_cast<std::size_t>(m_ref.np);
   return weighted_norm(
       [&](int e, int i, double* v) {
@@ -394,7 +370,7 @@ double NodalTriSolver<Physics, Real, ExecutionSpace>::l2_error(const PointFuncti
 
 template <class Physics, class Real, class ExecutionSpace>
 double NodalTriSolver<Physics, Real, ExecutionSpace>::energy() const {
-  const auto q = host_fields();
+  const auto q = nodal_state::owned_values(m_q, m_mesh.num_elements);
   const auto np = static_cast<std::size_t>(m_ref.np);
   const double n = weighted_norm(
       [&](int e, int i, double* v) {
@@ -454,7 +430,7 @@ double NodalTriSolver<Physics, Real, ExecutionSpace>::weighted_norm(Fill&& fill,
       sum += wc * m_geo.J[ue] * v.col(c).dot(mv.col(c));
     }
   }
-  return std::sqrt(sum);
+  return std::sqrt(nodal_state::comm_of(m_dist.get()).sum(sum));
 }
 
 }  // namespace dgk::physics

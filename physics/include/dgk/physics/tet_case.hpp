@@ -12,6 +12,7 @@
 #include "dgk/core/simulation.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/case.hpp"
+#include "dgk/physics/distribution.hpp"
 #include "dgk/physics/tet_kernels.hpp"
 
 namespace dgk::physics {
@@ -22,10 +23,11 @@ namespace dgk::physics {
 double max_stable_cfl(int order, const std::string& case_name = "maxwell3d");
 
 /// Creates the tetrahedral solver of a case ("maxwell3d", "acoustic3d") for (backend,
-/// precision, order, kernels).
+/// precision, order, kernels); with a Distribution, `mesh` is this rank's part.
 std::unique_ptr<Simulation> make_tet_solver(const std::string& name, Backend backend, const std::string& precision,
                                             int order, const TetKernels& kernels, const mesh::TetMesh& mesh,
-                                            const std::vector<int>& bc_of_tag);
+                                            const std::vector<int>& bc_of_tag,
+                                            std::shared_ptr<const Distribution> dist = {});
 
 class TetCase final : public Case {
  public:
@@ -45,6 +47,7 @@ class TetCase final : public Case {
   const CaseOptions& options() const override { return m_options; }
   std::string kernel_summary() const override { return to_string(m_kernels); }
   const TetKernels& kernels() const { return m_kernels; }
+  const mesh::LocalPart* partition() const override { return m_dist ? &m_dist->part : nullptr; }
 
  private:
   void setup();
@@ -52,6 +55,7 @@ class TetCase final : public Case {
   CaseOptions m_options;
   mesh::TetMesh m_mesh;
   TetKernels m_kernels;
+  std::shared_ptr<const Distribution> m_dist;
   std::unique_ptr<Simulation> m_sim;
   std::optional<PointFunction> m_exact;
   PointFunction m_initial;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -24,6 +25,7 @@
 #include "dgk/basis/triangle.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/core/halo_exchange.hpp"
 #include "dgk/core/lserk4.hpp"
 #include "dgk/core/math.hpp"
 #include "dgk/core/order_dispatch.hpp"
@@ -33,6 +35,8 @@
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/physics/distribution.hpp"
+#include "dgk/physics/nodal_state.hpp"
 #include "dgk/physics/tet_kernels.hpp"
 
 namespace dgk::physics {
@@ -59,9 +63,13 @@ class TetSolver final : public Simulation {
   static constexpr int nf = Physics::num_fields;
 
   /// bc_of_tag[tag] is the physics' boundary-condition code for each boundary tag of the mesh.
+  /// With a Distribution, `mesh` is this rank's part (owned elements, then ghosts: see
+  /// mesh::LocalPart) and the solver is one rank of a distributed run: it exchanges face traces
+  /// every stage, and its norms, time step, state and host fields are those of the whole problem
+  /// (collective calls).
   TetSolver(const ExecutionSpace& space, int order, const mesh::TetMesh& mesh, const std::vector<int>& bc_of_tag,
-            const TetKernels& kernels = {})
-      : m_space(space), m_order(order), m_kernels(kernels), m_ref(basis::make_tet_nodal(order)) {
+            const TetKernels& kernels = {}, std::shared_ptr<const Distribution> dist = {})
+      : m_space(space), m_order(order), m_kernels(kernels), m_ref(basis::make_tet_nodal(order)), m_dist(std::move(dist)) {
     if (bernstein()) {
       m_bb = std::make_unique<basis::TetBernstein>(basis::make_tet_bernstein(order));
       m_bops = kernels::bernstein_tet::make_operators<Real, Mem>(*m_bb);
@@ -73,13 +81,18 @@ class TetSolver final : public Simulation {
     const auto maps = mesh::build_face_maps(mesh, conn, m_ref);
     m_nodes = mesh::node_coordinates(mesh, m_ref);
     m_material = mesh.material;
-    const int K = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
+    const int K_local = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
+    const int K = m_dist ? m_dist->part.owned : K_local;  // owned elements; ghosts follow
+    DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
+                 "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
+                         << m_dist->part.global.size() << " (owned and ghost) elements");
+    m_interior = m_dist ? m_dist->part.interior : K;
     m_shape = default_launch_shape<ExecutionSpace>(order);
 
     // Refuse, with the numbers, a problem that does not fit the execution space's memory.
     {
       const double w = sizeof(Real);
-      const double bytes = double(K) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 16 + 2) * w + 16) +
+      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 16 + 2) * w + 16) +
                            (3.0 * np * np + 4.0 * np * nfp) * w;
       backends::require_memory<ExecutionSpace>(bytes, [&] {
         std::ostringstream what;
@@ -122,7 +135,7 @@ class TetSolver final : public Simulation {
     md.face = decltype(md.face)("dgk::nodal_tet::face", K);
     md.mapP = decltype(md.mapP)("dgk::nodal_tet::mapP", K, 4 * nfp);
     md.bc = decltype(md.bc)("dgk::nodal_tet::bc", K);
-    md.material = decltype(md.material)("dgk::nodal_tet::material", K);
+    md.material = decltype(md.material)("dgk::nodal_tet::material", K_local);
     auto hG = Kokkos::create_mirror_view(md.drdx);
     auto hFace = Kokkos::create_mirror_view(md.face);
     auto hP = Kokkos::create_mirror_view(md.mapP);
@@ -144,18 +157,20 @@ class TetSolver final : public Simulation {
         }
       }
       for (int k = 0; k < 4 * nfp; ++k) hP(e, k) = maps.vmapP[static_cast<std::size_t>(e * 4 * nfp + k)];
-      for (int c = 0; c < 2; ++c) hM(e, c) = Real(mesh.material[e][c]);
     }
+    for (int e = 0; e < K_local; ++e)
+      for (int c = 0; c < 2; ++c) hM(e, c) = Real(mesh.material[e][c]);
     Kokkos::deep_copy(md.drdx, hG);
     Kokkos::deep_copy(md.face, hFace);
     Kokkos::deep_copy(md.mapP, hP);
     Kokkos::deep_copy(md.bc, hB);
     Kokkos::deep_copy(md.material, hM);
 
-    m_q = FieldView("dgk::nodal_tet::q", K, nf, np);
+    m_q = FieldView("dgk::nodal_tet::q", K_local, nf, np);
     m_res = FieldView("dgk::nodal_tet::res", K, nf, np);
     m_rhs = FieldView("dgk::nodal_tet::rhs", K, nf, np);
     m_flux = FieldView("dgk::nodal_tet::flux", K, nf, 4 * nfp);
+    if (m_dist) m_halo = HaloExchange<ExecutionSpace, Real>(*m_dist->comm, m_dist->part.links, nf, np);
   }
 
   // --- stages, separately callable -----------------------------------------------------------
@@ -171,8 +186,12 @@ class TetSolver final : public Simulation {
   }
   /// The flux gather is the same for both bases: Bernstein face coefficients sit at the nodal
   /// face positions (fmask) and the numerical flux is linear in the traces.
-  void surface() const {
-    dispatch_order(m_order, [&](auto n) { kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team); });
+  void surface() const { surface(0, m_mesh.num_elements); }
+  /// The flux of elements [begin, end) only.
+  void surface(int begin, int end) const {
+    dispatch_order(m_order, [&](auto n) {
+      kernels_for<decltype(n)::value>().surface(m_space, m_shape.surface_team, begin, end);
+    });
   }
   void lift() const {
     dispatch_order(m_order, [&](auto n) {
@@ -188,12 +207,32 @@ class TetSolver final : public Simulation {
   void update(double a, double b, double dt) const {
     kernels::nodal_tet::lserk_update(m_space, m_q, m_res, m_rhs, Real(a), Real(b), Real(dt));
   }
-  /// rhs = volume + lift(surface) at the current fields.
-  void evaluate_rhs() const {
+  /// rhs = volume + lift(surface) at the current fields. In a distributed run the face traces
+  /// travel while the volume kernel and the faces of the elements without ghost neighbours run;
+  /// then the remaining faces, then the lift.
+  void evaluate_rhs() {
+    if (m_halo.active()) {
+      m_halo.start(m_space, m_q);
+      volume();
+      surface(0, m_interior);
+      m_halo.finish(m_space, m_q);
+      surface(m_interior, m_mesh.num_elements);
+    } else {
+      volume();
+      surface();
+    }
+    lift();
+  }
+  /// The trace exchange alone (a distributed run), for timing what overlapping hides.
+  void exchange() { m_halo.exchange(m_space, m_q); }
+  /// The stages of evaluate_rhs without the exchange (a distributed run's compute alone).
+  void evaluate_rhs_local() const {
     volume();
     surface();
     lift();
   }
+  /// The run's distribution, or null on one rank.
+  const Distribution* distribution() const { return m_dist.get(); }
 
   const FieldView& fields() const { return m_q; }
   const FieldView& rhs_view() const { return m_rhs; }
@@ -204,13 +243,15 @@ class TetSolver final : public Simulation {
   std::string backend() const override { return backend_name(BackendOf<ExecutionSpace>::value); }
   std::string precision() const override { return sizeof(Real) == 4 ? "float" : "double"; }
   int order() const override { return m_order; }
-  int num_elements() const override { return m_mesh.num_elements; }
+  int num_elements() const override {
+    return m_dist ? static_cast<int>(m_dist->part.global_elements) : m_mesh.num_elements;
+  }
   int num_fields() const override { return nf; }
   std::string field_name(int field) const override { return Physics::field_names[field]; }
   std::vector<std::string> material_names() const override {
     return {Physics::material_names[0], Physics::material_names[1]};
   }
-  long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
+  long long num_dofs() const override { return static_cast<long long>(num_elements()) * m_ref.np * nf; }
 
   void set_fields(const PointFunction& f, double t) override {
     auto h = Kokkos::create_mirror_view(m_q);
@@ -241,6 +282,7 @@ class TetSolver final : public Simulation {
       const double c = Physics::wave_speed(m_material[e]);
       for (int f = 0; f < 4; ++f) worst = std::max(worst, c * m_geo.fscale[e][f]);
     }
+    worst = comm().max(worst);
     const double n1 = m_order + 1;
     return cfl * 2.0 / (worst * n1 * n1);
   }
@@ -256,90 +298,40 @@ class TetSolver final : public Simulation {
   void fence() const override { m_space.fence(); }
 
   std::optional<NonFinite> find_non_finite() const override {
-    const Real* q = m_q.data();
-    const long long n = static_cast<long long>(m_q.span());
-    // The lowest index through an atomic minimum: order independent, hence deterministic, and
-    // free of the shared-memory tree of a general reduction.
-    Kokkos::View<long long, Mem> lowest("dgk::nodal_tet::first_non_finite");
-    Kokkos::deep_copy(m_space, lowest, n);
-    Kokkos::parallel_for(
-        "dgk::nodal_tet::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(m_space, 0, n),
-        KOKKOS_LAMBDA(const long long i) {
-          if (!math::isfinite(q[i])) Kokkos::atomic_fetch_min(lowest.data(), i);
-        });
-    long long first = n;
-    Kokkos::deep_copy(m_space, first, lowest);
-    m_space.fence();
-    if (first >= n) return std::nullopt;
-    const long long np = m_ref.np;
-    NonFinite bad;
-    bad.element = first / (nf * np);
-    bad.field = static_cast<int>(first / np % nf);
-    bad.node = static_cast<int>(first % np);
-    Real value;
-    Kokkos::deep_copy(value, Kokkos::subview(m_q, bad.element, bad.field, bad.node));
-    bad.value = static_cast<double>(value);
-    return bad;
+    return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
   }
 
+  /// The whole problem's fields in global element order (collective in a distributed run).
   std::vector<double> host_fields() const override {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
-    std::vector<double> out(h.size());
-    for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
+    const auto local = owned_host_fields();
+    return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * m_ref.np)) : local;
+  }
+  /// This rank's owned elements' fields at the nodes, in double: [element][field][node].
+  std::vector<double> owned_host_fields() const {
+    auto out = nodal_state::owned_values(m_q, m_mesh.num_elements);
     if (bernstein()) {
       // Values at the nodes from the coefficients, in double: [element][field][node].
       const int np = m_ref.np;
-      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> all(out.data(),
-                                                                                          m_mesh.num_elements * nf, np);
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> all(
+          out.data(), static_cast<Eigen::Index>(m_mesh.num_elements) * nf, np);
       all = (all * m_bb->VB.transpose()).eval();
     }
     return out;
   }
 
+  /// The whole problem's state in global element order (collective in a distributed run), so a
+  /// checkpoint restarts on any number of ranks.
   std::vector<StateArray> save_state() const override {
-    std::vector<StateArray> out;
-    for (const auto* v : {&m_q, &m_res}) {
-      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *v);
-      StateArray a;
-      a.name = v == &m_q ? "q" : "rk_residual";
-      a.dims = {static_cast<long long>(h.extent(0)), static_cast<long long>(h.extent(1)), static_cast<long long>(h.extent(2))};
-      a.value_bytes = sizeof(Real);
-      const auto* p = reinterpret_cast<const unsigned char*>(h.data());
-      a.bytes.assign(p, p + h.span() * sizeof(Real));
-      out.push_back(std::move(a));
-    }
-    return out;
+    return nodal_state::save(m_q, m_res, m_mesh.num_elements, m_dist.get());
   }
 
   void load_state(const std::vector<StateArray>& state, double time) override {
-    DGK_THROW_IF(state.size() != 2, "solver state: expected 2 arrays (q, rk_residual), got " << state.size());
-    for (auto* v : {&m_q, &m_res}) {
-      const StateArray& a = state[v == &m_q ? 0 : 1];
-      const std::string want = v == &m_q ? "q" : "rk_residual";
-      const std::vector<long long> dims{static_cast<long long>(v->extent(0)), static_cast<long long>(v->extent(1)),
-                                        static_cast<long long>(v->extent(2))};
-      DGK_THROW_IF(a.name != want, "solver state: array '" << a.name << "' where '" << want << "' was expected");
-      DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)),
-                   "solver state '" << a.name << "' holds " << (a.value_bytes == 4 ? "float" : "double") << " values; this run is "
-                                    << precision());
-      auto text = [](const std::vector<long long>& d) {
-        std::string t;
-        for (auto x : d) t += (t.empty() ? "" : "x") + std::to_string(x);
-        return t;
-      };
-      DGK_THROW_IF(a.dims != dims, "solver state '" << a.name << "' has dimensions " << text(a.dims) << "; this solver needs "
-                                                    << text(dims) << " (elements x fields x nodes)");
-      DGK_THROW_IF(a.bytes.size() != v->span() * sizeof(Real),
-                   "solver state '" << a.name << "' has " << a.bytes.size() << " bytes for " << v->span() << " values");
-      auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), *v);
-      std::memcpy(h.data(), a.bytes.data(), a.bytes.size());
-      Kokkos::deep_copy(*v, h);
-    }
+    nodal_state::load(state, m_q, m_res, m_mesh.num_elements, m_dist.get(), precision());
     m_time = time;
   }
 
   double l2_error(const PointFunction& exact) const override {
-    const auto q = host_fields();
+    const auto q = owned_host_fields();
     return weighted_norm(
         [&](int e, int i, double* v) {
           const std::size_t g = static_cast<std::size_t>(e) * m_ref.np + i;
@@ -350,7 +342,7 @@ class TetSolver final : public Simulation {
   }
 
   double energy() const override {
-    const auto q = host_fields();
+    const auto q = owned_host_fields();
     const double n = weighted_norm(
         [&](int e, int i, double* v) {
           for (int c = 0; c < nf; ++c) v[c] = q[(static_cast<std::size_t>(e) * nf + c) * m_ref.np + i];
@@ -412,6 +404,26 @@ class TetSolver final : public Simulation {
   }
   int stages_per_step() const override { return Lserk4::stages; }
 
+  std::vector<double> time_stage_parts(int reps) override {
+    // a = 1, b = 0 keeps the fields unchanged while doing the full update's memory traffic.
+    auto measure = [&](auto&& f) {
+      comm().barrier();
+      return comm().max(backends::median_seconds(m_space, reps, f));
+    };
+    const double stage = measure([&] {
+      evaluate_rhs();
+      update(1.0, 0.0, 0.0);
+    });
+    if (!m_halo.active()) return {stage, stage, 0.0};
+    const double compute = measure([&] {
+      evaluate_rhs_local();
+      update(1.0, 0.0, 0.0);
+    });
+    return {stage, compute, measure([&] { exchange(); })};
+  }
+  /// Values each exchange sends from this rank (every field of every trace slot).
+  std::size_t exchange_values() const { return m_halo.values_sent(); }
+
  private:
   template <int N>
   kernels::nodal_tet::TeamKernels<N, Physics, ExecutionSpace, Real> kernels_for() const {
@@ -429,7 +441,8 @@ class TetSolver final : public Simulation {
   }
   bool bernstein() const { return m_kernels.basis == TetBasis::Bernstein; }
 
-  // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ), with v filled per element node by `fill`.
+  // sqrt( sum_e J_e sum_c w_c v_c^T M v_c ) over all elements of all ranks, with v filled per
+  // owned element node by `fill`.
   template <class Fill>
   double weighted_norm(Fill&& fill, bool weighted) const {
     const int np = m_ref.np;
@@ -447,8 +460,9 @@ class TetSolver final : public Simulation {
         sum += wc * m_geo.J[e] * v.col(c).dot(mv.col(c));
       }
     }
-    return std::sqrt(sum);
+    return std::sqrt(comm().sum(sum));
   }
+  const Comm& comm() const { return nodal_state::comm_of(m_dist.get()); }
 
   ExecutionSpace m_space;
   int m_order;
@@ -462,8 +476,11 @@ class TetSolver final : public Simulation {
   std::unique_ptr<basis::TetBernstein> m_bb;  ///< Bernstein basis only
   kernels::bernstein_tet::Operators<Real, Mem> m_bops;
   kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
-  FieldView m_q, m_res, m_rhs, m_flux;
+  FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   double m_time = 0.0;
+  std::shared_ptr<const Distribution> m_dist;
+  int m_interior = 0;  // owned elements [0, m_interior) have no ghost neighbour
+  HaloExchange<ExecutionSpace, Real> m_halo;
 };
 
 }  // namespace dgk::physics

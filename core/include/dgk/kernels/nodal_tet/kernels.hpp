@@ -38,6 +38,7 @@ struct TeamKernels {
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
   Fields<Real, Mem> q, rhs, flux;  // flux: K x nf x 4 nfp
+  int first = 0;                   // the surface kernel's first element (see surface())
 
   KOKKOS_INLINE_FUNCTION void operator()(TagVolume, const Member& m) const {
     const int e = m.league_rank();
@@ -74,7 +75,7 @@ struct TeamKernels {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(TagSurface, const Member& m) const {
-    const int e = m.league_rank();
+    const int e = first + m.league_rank();
     const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 4 * nfp), [&](const int k) {
       const int face = k / nfp;
@@ -122,9 +123,15 @@ struct TeamKernels {
                              .set_scratch_size(0, Kokkos::PerTeam(ScratchMatrix::shmem_size(nf, np))),
                          *this);
   }
-  void surface(const ExecutionSpace& space, int team) const {
+  void surface(const ExecutionSpace& space, int team) const { surface(space, team, 0, mesh.num_elements); }
+  /// The flux of elements [begin, end) only: a distributed run computes the faces that need no
+  /// ghost values while the exchange is in flight.
+  void surface(const ExecutionSpace& space, int team, int begin, int end) const {
+    if (end <= begin) return;
+    TeamKernels k = *this;
+    k.first = begin;
     Kokkos::parallel_for("dgk::nodal_tet::surface",
-                         Kokkos::TeamPolicy<ExecutionSpace, TagSurface>(space, mesh.num_elements, team), *this);
+                         Kokkos::TeamPolicy<ExecutionSpace, TagSurface>(space, end - begin, team), k);
   }
   void lift(const ExecutionSpace& space, int team) const {
     Kokkos::parallel_for("dgk::nodal_tet::lift",
@@ -134,13 +141,14 @@ struct TeamKernels {
   }
 };
 
-/// One LSERK stage on flat arrays of n values: res = a res + dt rhs; q += b res.
+/// One LSERK stage on the first n values of flat arrays: res = a res + dt rhs; q += b res. n is
+/// rhs's span: q may hold ghost elements after the owned ones, which the update leaves alone.
 template <class ExecutionSpace, class Real, class View>
 void lserk_update(const ExecutionSpace& space, const View& q, const View& res, const View& rhs, Real a, Real b,
                   Real dt) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, typename View::memory_space>::accessible,
                 "lserk_update: the fields must be accessible from the execution space");
-  const std::size_t n = q.span();
+  const std::size_t n = rhs.span();
   Real* pq = q.data();
   Real* pr = res.data();
   const Real* ph = rhs.data();

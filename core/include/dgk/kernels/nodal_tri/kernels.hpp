@@ -45,6 +45,7 @@ struct TeamKernels {
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
   Fields<Real, Mem> q, rhs, flux;  // flux: K x nf x 3 nfp
+  int first = 0;                   // the surface kernel's first element (see surface())
 
   KOKKOS_INLINE_FUNCTION void operator()(TagVolume, const Member& m) const {
     const int e = m.league_rank();
@@ -78,7 +79,7 @@ struct TeamKernels {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(TagSurface, const Member& m) const {
-    const int e = m.league_rank();
+    const int e = first + m.league_rank();
     const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 3 * nfp), [&](const int k) {
       const int edge = k / nfp;
@@ -126,9 +127,14 @@ struct TeamKernels {
                              .set_scratch_size(0, Kokkos::PerTeam(ScratchMatrix::shmem_size(nf, np))),
                          *this);
   }
-  void surface(const ExecutionSpace& space, int team) const {
+  void surface(const ExecutionSpace& space, int team) const { surface(space, team, 0, mesh.num_elements); }
+  /// The flux of elements [begin, end) only (see nodal_tet::TeamKernels::surface).
+  void surface(const ExecutionSpace& space, int team, int begin, int end) const {
+    if (end <= begin) return;
+    TeamKernels k = *this;
+    k.first = begin;
     Kokkos::parallel_for("dgk::nodal_tri::surface",
-                         Kokkos::TeamPolicy<ExecutionSpace, TagSurface>(space, mesh.num_elements, team), *this);
+                         Kokkos::TeamPolicy<ExecutionSpace, TagSurface>(space, end - begin, team), k);
   }
   void lift(const ExecutionSpace& space, int team) const {
     Kokkos::parallel_for("dgk::nodal_tri::lift",

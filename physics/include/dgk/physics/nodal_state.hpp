@@ -1,0 +1,144 @@
+// Host-side state handling shared by the nodal solvers (tetrahedra and triangles), whose fields
+// are Views q(element, field, node), LayoutRight, owned elements first and (in a distributed
+// run) ghost elements after them: the first non-finite value, copies to the host, and the
+// solver state of a checkpoint in global element order, so that it restarts on any number of
+// ranks. Every function here is collective when a Distribution is given.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "dgk/core/comm.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/core/math.hpp"
+#include "dgk/core/simulation.hpp"
+#include "dgk/physics/distribution.hpp"
+
+namespace dgk::physics::nodal_state {
+
+inline const Comm& comm_of(const Distribution* d) { return d ? *d->comm : Comm::self(); }
+inline long long global_elements(const Distribution* d, long long owned) {
+  return d ? d->part.global_elements : owned;
+}
+
+/// The lowest (global element, field, node) whose value is not finite, among the first `owned`
+/// elements of q on every rank.
+template <class ExecutionSpace, class View>
+std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View& q, long long owned, int nf, int np,
+                                         const Distribution* d) {
+  using Real = typename View::non_const_value_type;
+  using Mem = typename View::memory_space;
+  const Real* data = q.data();
+  const long long row = static_cast<long long>(nf) * np;
+  const long long n = owned * row;
+  const long long none = std::numeric_limits<long long>::max();
+  // Global element numbers of the owned elements (their local order is not the global one).
+  Kokkos::View<long long*, Mem> global("dgk::state::global_elements", static_cast<std::size_t>(owned));
+  {
+    auto h = Kokkos::create_mirror_view(global);
+    for (long long e = 0; e < owned; ++e) h(e) = d ? d->part.global[static_cast<std::size_t>(e)] : e;
+    Kokkos::deep_copy(global, h);
+  }
+  // The lowest global index through an atomic minimum: order independent, hence deterministic,
+  // and free of the shared-memory tree of a general reduction.
+  Kokkos::View<long long, Mem> lowest("dgk::state::first_non_finite");
+  Kokkos::deep_copy(space, lowest, none);
+  Kokkos::parallel_for(
+      "dgk::state::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), KOKKOS_LAMBDA(const long long i) {
+        if (!math::isfinite(data[i])) Kokkos::atomic_fetch_min(lowest.data(), global(i / row) * row + i % row);
+      });
+  long long mine = none;
+  Kokkos::deep_copy(space, mine, lowest);
+  space.fence();
+  const Comm& comm = comm_of(d);
+  const long long all = comm.min(mine);
+  if (all == none) return std::nullopt;
+  double value = 0.0;
+  if (mine == all) {
+    long long e = all / row;
+    if (d) e = std::find(d->part.global.begin(), d->part.global.begin() + owned, e) - d->part.global.begin();
+    Real v;
+    Kokkos::deep_copy(v, Kokkos::subview(q, e, all % row / np, all % np));
+    value = static_cast<double>(v);
+  }
+  NonFinite bad;
+  bad.element = all / row;
+  bad.field = static_cast<int>(all / np % nf);
+  bad.node = static_cast<int>(all % np);
+  bad.value = comm.sum(value);  // the owner's value; NaN and Inf survive the sum with zeros
+  return bad;
+}
+
+/// The first `owned` elements of q on the host, in double.
+template <class View>
+std::vector<double> owned_values(const View& q, long long owned) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
+  std::vector<double> out(static_cast<std::size_t>(owned) * q.extent(1) * q.extent(2));
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
+  return out;
+}
+
+/// The arrays q and rk_residual of all elements, in global order, in the run's precision.
+template <class View>
+std::vector<StateArray> save(const View& q, const View& res, long long owned, const Distribution* d) {
+  using Real = typename View::non_const_value_type;
+  std::vector<StateArray> out;
+  for (const View* v : {&q, &res}) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *v);
+    const std::size_t row = h.extent(1) * h.extent(2);
+    std::vector<Real> values(h.data(), h.data() + static_cast<std::size_t>(owned) * row);
+    if (d) values = d->gather_rows(values.data(), row);
+    StateArray a;
+    a.name = v == &q ? "q" : "rk_residual";
+    a.dims = {global_elements(d, owned), static_cast<long long>(h.extent(1)), static_cast<long long>(h.extent(2))};
+    a.value_bytes = sizeof(Real);
+    const auto* p = reinterpret_cast<const unsigned char*>(values.data());
+    a.bytes.assign(p, p + values.size() * sizeof(Real));
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+/// Restores arrays written by save() (on any number of ranks) into this rank's owned elements.
+template <class View>
+void load(const std::vector<StateArray>& state, const View& q, const View& res, long long owned, const Distribution* d,
+          const std::string& precision) {
+  using Real = typename View::non_const_value_type;
+  DGK_THROW_IF(state.size() != 2, "solver state: expected 2 arrays (q, rk_residual), got " << state.size());
+  for (const View* v : {&q, &res}) {
+    const StateArray& a = state[v == &q ? 0 : 1];
+    const std::string want = v == &q ? "q" : "rk_residual";
+    const std::vector<long long> dims{global_elements(d, owned), static_cast<long long>(v->extent(1)),
+                                      static_cast<long long>(v->extent(2))};
+    DGK_THROW_IF(a.name != want, "solver state: array '" << a.name << "' where '" << want << "' was expected");
+    DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)),
+                 "solver state '" << a.name << "' holds " << (a.value_bytes == 4 ? "float" : "double")
+                                  << " values; this run is " << precision);
+    auto text = [](const std::vector<long long>& dd) {
+      std::string t;
+      for (auto x : dd) t += (t.empty() ? "" : "x") + std::to_string(x);
+      return t;
+    };
+    DGK_THROW_IF(a.dims != dims, "solver state '" << a.name << "' has dimensions " << text(a.dims)
+                                                  << "; this solver needs " << text(dims)
+                                                  << " (elements x fields x nodes)");
+    const std::size_t row = v->extent(1) * v->extent(2);
+    const std::size_t values = static_cast<std::size_t>(dims[0]) * row;
+    DGK_THROW_IF(a.bytes.size() != values * sizeof(Real),
+                 "solver state '" << a.name << "' has " << a.bytes.size() << " bytes for " << values << " values");
+    std::vector<Real> all(values);
+    std::memcpy(all.data(), a.bytes.data(), a.bytes.size());
+    if (d) all = d->owned_rows(all.data(), row);
+    auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), *v);
+    std::memcpy(h.data(), all.data(), all.size() * sizeof(Real));
+    Kokkos::deep_copy(*v, h);
+  }
+}
+
+}  // namespace dgk::physics::nodal_state

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `dgk run` under mpiexec: a 3D and a 2D case on 1, 2 and 3 ranks report the same error and
+# energy (to the reduction-order bound (K - 1) eps), the partition statistics add up, and a
+# checkpoint written by 2 ranks restarts on 3 ranks and on 1 and ends where the uninterrupted
+# run ends (bitwise: the restarted runs write their final state to a checkpoint too, and the
+# states are compared value by value).
+#   run_ranks.sh DGK MPIEXEC WORKDIR
+set -euo pipefail
+dgk=$1 mpiexec=$2 work=$3
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+run() { # ranks, then dgk arguments
+  local n=$1
+  shift
+  "$mpiexec" -n "$n" --oversubscribe --bind-to none "$dgk" run --quiet --backend serial "$@" >/dev/null
+}
+for r in 1 2 3; do
+  run $r maxwell3d --order 3 --mesh box:3 --final-time 0.1 --report m3_$r.json --checkpoint m3_$r.h5
+  run $r maxwell2d --order 4 --mesh rect:6,jitter=0.1 --final-time 0.1 --report m2_$r.json
+done
+# Interrupted on 2 ranks, continued on 3 and on 1.
+run 2 maxwell3d --order 3 --mesh box:3 --final-time 0.1 --checkpoint half.h5 --stop-at-step 4
+cp half.h5 half_for_1.h5
+run 3 maxwell3d --restart half.h5 --checkpoint end_3.h5
+run 1 maxwell3d --restart half_for_1.h5 --checkpoint end_1.h5
+python3 - <<'PY'
+import json, sys
+eps = 2.0**-52
+def load(name):
+    return json.load(open(name))
+ok = True
+for case, K in (("m3", 162), ("m2", 72)):
+    one = load(f"{case}_1.json")
+    for r in (2, 3):
+        d = load(f"{case}_{r}.json")
+        for key in ("l2_error", "energy"):
+            a, b = d[key], one[key]
+            if abs(a - b) > K * eps * abs(b):
+                print(f"{case} on {r} ranks: {key} {a!r} differs from one rank's {b!r}")
+                ok = False
+        if d["ranks"] != r or sum(d["elements_per_rank"]) != d["elements"] or len(d["elements_per_rank"]) != r:
+            print(f"{case} on {r} ranks: partition statistics {d.get('elements_per_rank')} do not add up")
+            ok = False
+        if sum(d["shared_faces_per_rank"]) != 2 * d["shared_faces"]:
+            print(f"{case} on {r} ranks: shared faces do not add up")
+            ok = False
+sys.exit(0 if ok else 1)
+PY
+# The states at the end: uninterrupted (1, 2, 3 ranks) and restarted (3 and 1 ranks) agree
+# bitwise.
+for f in m3_2.h5 m3_3.h5 end_3.h5 end_1.h5; do
+  if ! h5diff -q m3_1.h5 "$f" /state/q /state/q >/dev/null; then
+    echo "final fields of $f differ from the one-rank run's"
+    h5diff m3_1.h5 "$f" /state/q /state/q | head -5
+    exit 1
+  fi
+done
+echo "run_ranks: all agree"
