@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Copies Debian's OpenMPI (launcher, libraries, components, help texts) and METIS into a folder
+# Copies Debian's OpenMPI (launcher, libraries, components, help texts), METIS and GNU OpenMP into a folder
 # that can be carried to a GPU machine without them, keeping the /usr layout so that OPAL_PREFIX
 # relocates OpenMPI.
 #
@@ -18,7 +18,7 @@ ln -s orterun "$dst/bin/mpirun"
 ln -s orterun "$dst/bin/mpiexec"
 # The MPI libraries and what they load that a bare machine may lack.
 for so in libmpi.so.40 libmpi_cxx.so.40 libopen-rte.so.40 libopen-pal.so.40 libhwloc.so.15 libevent_core-2.1.so.7 \
-  libevent_pthreads-2.1.so.7 libpmix.so.2 libltdl.so.7 libudev.so.1 libmetis.so.5; do
+  libevent_pthreads-2.1.so.7 libpmix.so.2 libltdl.so.7 libudev.so.1 libgomp.so.1 libmetis.so.5; do
   [ -e "$lib/$so" ] && cp -L "$lib/$so" "$dst/lib/$arch/"
 done
 mkdir -p "$dst/lib/$arch/openmpi/lib" "$dst/lib/$arch/pmix2/lib"

@@ -283,6 +283,38 @@ TriMesh extract_elements(const TriMesh& mesh, const TriConnectivity& conn, const
   return out;
 }
 
+TriConnectivity restrict_connectivity(const TriConnectivity& conn, const LocalPart& part) {
+  std::unordered_map<int, int> local;
+  for (std::size_t i = 0; i < part.global.size(); ++i) local[part.global[i]] = static_cast<int>(i);
+  TriConnectivity out;
+  const std::size_t n = part.global.size();
+  out.EToE.resize(n);
+  out.EToF.resize(n);
+  out.bc_tag.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto g = static_cast<std::size_t>(part.global[i]);
+    DGK_THROW_IF(g >= conn.EToE.size(), "restrict_connectivity: element " << g << " outside the connectivity of "
+                                                                          << conn.EToE.size() << " elements");
+    for (std::size_t f = 0; f < 3; ++f) {
+      const int nb = conn.EToE[g][f];
+      const auto it = nb >= 0 ? local.find(nb) : local.end();
+      if (nb >= 0 && it != local.end()) {
+        out.EToE[i][f] = it->second;
+        out.EToF[i][f] = conn.EToF[g][f];
+        out.bc_tag[i][f] = -1;
+        ++out.num_interior_edges;
+      } else {
+        out.EToE[i][f] = -1;
+        out.EToF[i][f] = -1;
+        out.bc_tag[i][f] = nb >= 0 ? -1 : conn.bc_tag[g][f];
+        if (nb < 0) ++out.num_boundary_edges;
+      }
+    }
+  }
+  out.num_interior_edges /= 2;
+  return out;
+}
+
 namespace {
 template <class Conn>
 void flat_common(const Conn& conn, int nfaces, std::vector<int>& neighbours, std::vector<int>& neighbour_faces) {

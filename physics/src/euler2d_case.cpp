@@ -219,15 +219,15 @@ mesh::TriMesh euler2d_mesh(const std::string& problem_name, const std::string& s
 std::unique_ptr<Simulation> make_euler2d_solver(Backend backend, const std::string& precision, int order,
                                                 const mesh::TriMesh& mesh, const mesh::TriConnectivity& conn,
                                                 const ModalBoundary& boundary, const Euler2D& physics,
-                                                const ModalSettings& settings) {
+                                                const ModalSettings& settings, std::shared_ptr<const Distribution> dist) {
   auto make = [&](auto space) -> std::unique_ptr<Simulation> {
     using Space = decltype(space);
     if (precision == "double")
       return std::make_unique<ModalTriSolver<Euler2D, double, Space>>(space, order, mesh, conn, boundary, physics,
-                                                                      settings);
+                                                                      settings, dist);
     if (precision == "float")
       return std::make_unique<ModalTriSolver<Euler2D, float, Space>>(space, order, mesh, conn, boundary, physics,
-                                                                     settings);
+                                                                     settings, dist);
     DGK_THROW_IF(true, "unknown precision '" << precision << "' (expected double or float)");
   };
   switch (backend) {
@@ -270,9 +270,6 @@ void Euler2DCase::setup() {
   DGK_THROW_IF(o.name != "euler2d", "case '" << o.name << "' is not euler2d");
   DGK_THROW_IF(o.basis != "nodal" && o.basis != "modal", "--basis " << o.basis << ": euler2d has the modal basis only");
   o.basis = "modal";
-  DGK_THROW_IF(Comm::world().distributed(),
-               "euler2d does not run on several ranks yet (this run has " << Comm::world().size()
-                                                                            << "); run it on one rank");
   DGK_THROW_IF(!(o.cfl > 0) || !std::isfinite(o.cfl), "--cfl must be positive (got " << o.cfl << ")");
   DGK_THROW_IF(o.final_time && !(*o.final_time >= 0),
                "--final-time must be non-negative (got " << *o.final_time << ")");
@@ -394,8 +391,22 @@ void Euler2DCase::setup() {
   m_initial_summary = p.description;
   o.initial = p.name;
 
-  m_sim = make_euler2d_solver(o.backend.value_or(default_backend()), o.precision, o.order, m_mesh, conn, boundary,
-                              physics, m_settings);
+  // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts, which
+  // receive all modes of their owners), with the whole mesh's connectivity (periodic pairs too).
+  const Comm& comm = Comm::world();
+  mesh::TriMesh local_mesh;
+  mesh::TriConnectivity local_conn;
+  if (comm.distributed()) {
+    const int np = (o.order + 1) * (o.order + 2) / 2;
+    std::vector<int> modes(static_cast<std::size_t>(np));
+    for (int j = 0; j < np; ++j) modes[static_cast<std::size_t>(j)] = j;
+    m_dist = distribute(m_mesh, conn, partition_method_of(o.partition), std::vector<std::vector<int>>(3, modes), np,
+                        comm, local_mesh);
+    local_conn = mesh::restrict_connectivity(conn, m_dist->part);
+  }
+  m_sim = make_euler2d_solver(o.backend.value_or(default_backend()), o.precision, o.order,
+                              m_dist ? local_mesh : m_mesh, m_dist ? local_conn : conn, boundary, physics, m_settings,
+                              m_dist);
   m_sim->set_fields(m_initial, 0.0);
   m_final_time = o.final_time.value_or(p.final_time);
   const double dt_max = m_sim->max_dt(o.cfl);

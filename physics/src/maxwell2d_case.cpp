@@ -5,11 +5,11 @@
 #include <limits>
 #include <sstream>
 
-#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/parse.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
+#include "dgk/physics/case_distribution.hpp"
 #include "dgk/physics/maxwell2d.hpp"
 #include "dgk/physics/nodal_tri_solver.hpp"
 
@@ -231,13 +231,8 @@ void Maxwell2DCase::setup() {
   }
 
   // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts).
-  const Comm& comm = Comm::world();
   mesh::TriMesh local;
-  if (comm.distributed()) {
-    const auto ref = basis::make_tri_nodal(o.order);
-    m_dist = distribute(m_mesh, conn, partition_method_of(o.partition),
-                        std::vector<std::vector<int>>(ref.fmask.begin(), ref.fmask.end()), ref.np, comm, local);
-  }
+  m_dist = distribute_over_ranks(m_mesh, conn, o.partition, [&] { return basis::make_tri_nodal(o.order); }, local);
   m_sim = make_maxwell2d_solver(o.backend.value_or(default_backend()), o.precision, o.order, m_dist ? local : m_mesh,
                                 bc_of_tag, o.alpha, m_dist);
   m_sim->set_fields(m_initial, 0.0);

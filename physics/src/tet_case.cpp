@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "dgk/basis/tetrahedron.hpp"
-#include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/parse.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/acoustic3d.hpp"
+#include "dgk/physics/case_distribution.hpp"
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/tet_solver.hpp"
 
@@ -250,13 +250,8 @@ void TetCase::setup() {
   }
 
   // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts).
-  const Comm& comm = Comm::world();
   mesh::TetMesh local;
-  if (comm.distributed()) {
-    const auto ref = basis::make_tet_nodal(o.order);
-    m_dist = distribute(m_mesh, conn, partition_method_of(o.partition),
-                        std::vector<std::vector<int>>(ref.fmask.begin(), ref.fmask.end()), ref.np, comm, local);
-  }
+  m_dist = distribute_over_ranks(m_mesh, conn, o.partition, [&] { return basis::make_tet_nodal(o.order); }, local);
   m_sim = make_tet_solver(o.name, o.backend.value_or(default_backend()), o.precision, o.order, m_kernels,
                           m_dist ? local : m_mesh, bc_of_tag, m_dist);
   m_sim->set_fields(m_initial, 0.0);

@@ -1,15 +1,20 @@
 // Exchange of face traces between the ranks of a distributed run, split so that it overlaps
 // with computation:
-//   start():  pack the values this rank sends into one device buffer (a kernel), copy it to the
-//             host unless the MPI takes device pointers, post the receives and sends;
+//   start():  post the receives, pack the values this rank sends into one device buffer (a
+//             kernel) and queue its copy to pinned host memory (unless the MPI takes device
+//             pointers); on the host backends the sends are posted here;
 //   ... the caller launches work that needs no ghost values (volume, interior faces) ...
-//   finish(): wait, copy the received values to the device, unpack them into the ghost elements.
+//   finish(): on the GPU, wait for the packed values alone (a CUDA event recorded after the
+//             copy, not the kernels queued behind it) and post the sends; then wait for the
+//             messages, copy the received values to the device and unpack them into the ghosts.
+// While the host waits for the messages, the GPU runs the work queued between the two calls.
 // The slots of a link are element * np + node in the rank's local numbering; the fields View is
 // indexed q(element, field, node) whatever its layout, and every field of a slot travels.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -24,6 +29,41 @@ class HaloExchange {
  public:
   using Mem = typename ExecutionSpace::memory_space;
   using Buffer = Kokkos::View<Real*, Mem>;
+#ifdef KOKKOS_ENABLE_CUDA
+  static constexpr bool cuda = std::is_same<ExecutionSpace, Kokkos::Cuda>::value;
+  // Page-locked staging: the copies run at the link's speed and asynchronously.
+  using StagingSpace = std::conditional_t<cuda, Kokkos::CudaHostPinnedSpace, Kokkos::HostSpace>;
+#else
+  static constexpr bool cuda = false;
+  using StagingSpace = Kokkos::HostSpace;
+#endif
+  using Staging = Kokkos::View<Real*, StagingSpace>;
+
+  ~HaloExchange() { release_event(); }
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+  HaloExchange& operator=(HaloExchange&& o) noexcept {
+    release_event();
+    m_comm = o.m_comm;
+    m_nf = o.m_nf;
+    m_np = o.m_np;
+    m_links = std::move(o.m_links);
+    m_send_slots = o.m_send_slots;
+    m_recv_slots = o.m_recv_slots;
+    m_send = o.m_send;
+    m_recv = o.m_recv;
+    m_host_send = o.m_host_send;
+    m_host_recv = o.m_host_recv;
+    m_requests = std::move(o.m_requests);
+    m_direct = o.m_direct;
+    m_pending = o.m_pending;
+    m_sends_posted = o.m_sends_posted;
+#ifdef KOKKOS_ENABLE_CUDA
+    m_event = o.m_event;
+    o.m_event = nullptr;
+#endif
+    return *this;
+  }
 
   HaloExchange() = default;
   HaloExchange(const Comm& comm, const std::vector<HaloLink>& links, int num_fields, int np)
@@ -38,9 +78,14 @@ class HaloExchange {
     m_recv_slots = to_device("dgk::halo::recv_slots", recv);
     m_send = Buffer("dgk::halo::send", send.size() * static_cast<std::size_t>(m_nf));
     m_recv = Buffer("dgk::halo::recv", recv.size() * static_cast<std::size_t>(m_nf));
-    m_host_send = Kokkos::create_mirror_view(m_send);
-    m_host_recv = Kokkos::create_mirror_view(m_recv);
     m_direct = host_accessible || comm.device_aware();
+    if (!m_direct) {
+      m_host_send = Staging("dgk::halo::host_send", m_send.extent(0));
+      m_host_recv = Staging("dgk::halo::host_recv", m_recv.extent(0));
+    }
+#ifdef KOKKOS_ENABLE_CUDA
+    if (cuda && !m_links.empty()) cudaEventCreateWithFlags(&m_event, cudaEventDisableTiming);
+#endif
   }
 
   bool active() const { return !m_links.empty(); }
@@ -63,25 +108,33 @@ class HaloExchange {
           const int s = slots(i / nf);
           buf(i) = q(s / np, static_cast<int>(i % nf), s % np);
         });
-    const Real* out = m_send.data();
-    Real* in = m_recv.data();
-    if (!m_direct) {
-      Kokkos::deep_copy(space, m_host_send, m_send);
-      out = m_host_send.data();
-      in = m_host_recv.data();
-    }
-    space.fence();
+    Real* in = m_direct ? m_recv.data() : m_host_recv.data();
     for (const auto& l : m_links)
       m_comm->irecv(in + l.recv_offset * m_nf, l.recv_count * m_nf * sizeof(Real), l.rank, tag, m_requests);
-    for (const auto& l : m_links)
-      m_comm->isend(out + l.send_offset * m_nf, l.send_count * m_nf * sizeof(Real), l.rank, tag, m_requests);
+    if (!m_direct) Kokkos::deep_copy(space, m_host_send, m_send);
     m_pending = true;
+    m_sends_posted = false;
+#ifdef KOKKOS_ENABLE_CUDA
+    if (cuda) {
+      // The sends wait for this event in finish(), not for the kernels queued after it.
+      cudaEventRecord(m_event, stream_of(space));
+      return;
+    }
+#endif
+    space.fence();
+    post_sends();
   }
 
   template <class Fields>
   void finish(const ExecutionSpace& space, const Fields& q) {
     if (m_links.empty()) return;
     DGK_THROW_IF(!m_pending, "HaloExchange::finish called without start");
+#ifdef KOKKOS_ENABLE_CUDA
+    if (!m_sends_posted) {
+      cudaEventSynchronize(m_event);
+      post_sends();
+    }
+#endif
     m_comm->wait(m_requests);
     m_pending = false;
     if (!m_direct) Kokkos::deep_copy(space, m_recv, m_host_recv);
@@ -94,6 +147,16 @@ class HaloExchange {
           const int s = slots(i / nf);
           q(s / np, static_cast<int>(i % nf), s % np) = buf(i);
         });
+  }
+
+  /// Runs `before` (work that needs no ghost values) while the traces travel, then `after`;
+  /// without links, simply before() then after().
+  template <class Fields, class Before, class After>
+  void overlap(const ExecutionSpace& space, const Fields& q, Before&& before, After&& after) {
+    start(space, q);
+    before();
+    finish(space, q);
+    after();
   }
 
   /// start() and finish() back to back: a whole exchange with nothing overlapped.
@@ -111,6 +174,27 @@ class HaloExchange {
     int rank;
     std::size_t send_offset, send_count, recv_offset, recv_count;
   };
+  void post_sends() {
+    const Real* out = m_direct ? m_send.data() : m_host_send.data();
+    for (const auto& l : m_links)
+      m_comm->isend(out + l.send_offset * m_nf, l.send_count * m_nf * sizeof(Real), l.rank, tag, m_requests);
+    m_sends_posted = true;
+  }
+  void release_event() {
+#ifdef KOKKOS_ENABLE_CUDA
+    if (m_event) cudaEventDestroy(m_event);
+    m_event = nullptr;
+#endif
+  }
+#ifdef KOKKOS_ENABLE_CUDA
+  static cudaStream_t stream_of(const ExecutionSpace& space) {
+    if constexpr (cuda)
+      return space.cuda_stream();
+    else
+      return nullptr;
+  }
+  cudaEvent_t m_event = nullptr;
+#endif
   static Kokkos::View<int*, Mem> to_device(const char* label, const std::vector<int>& v) {
     Kokkos::View<int*, Mem> d(std::string(label), v.size());
     auto h = Kokkos::create_mirror_view(d);
@@ -124,9 +208,9 @@ class HaloExchange {
   std::vector<Link> m_links;
   Kokkos::View<int*, Mem> m_send_slots, m_recv_slots;
   Buffer m_send, m_recv;
-  typename Buffer::HostMirror m_host_send, m_host_recv;
+  Staging m_host_send, m_host_recv;
   Comm::Requests m_requests;
-  bool m_direct = false, m_pending = false;
+  bool m_direct = false, m_pending = false, m_sends_posted = false;
 };
 
 }  // namespace dgk

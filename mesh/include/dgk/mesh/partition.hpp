@@ -68,6 +68,12 @@ TetMesh extract_elements(const TetMesh& mesh, const TetConnectivity& conn, const
 
 TriMesh extract_elements(const TriMesh& mesh, const TriConnectivity& conn, const std::vector<int>& elements);
 
+/// The connectivity of a part's elements in its local numbering, taken from the whole mesh's
+/// (periodic pairs included, which geometric matching on the sub-mesh would lose). A face
+/// towards an element outside the part (only ghosts have one) gets neighbour -1 and boundary
+/// tag -1: it is neither an interior nor a boundary face, and the solvers never compute it.
+TriConnectivity restrict_connectivity(const TriConnectivity& conn, const LocalPart& part);
+
 /// Neighbour tables of a mesh in the flat form of partition_elements.
 void flat_neighbours(const TetConnectivity& conn, std::vector<int>& neighbours, std::vector<int>& neighbour_faces);
 void flat_neighbours(const TriConnectivity& conn, std::vector<int>& neighbours, std::vector<int>& neighbour_faces);

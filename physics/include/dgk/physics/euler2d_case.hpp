@@ -18,6 +18,7 @@
 #include "dgk/core/simulation.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
 #include "dgk/physics/case.hpp"
+#include "dgk/physics/distribution.hpp"
 #include "dgk/physics/euler2d.hpp"
 #include "dgk/physics/modal_tri_solver.hpp"
 
@@ -33,11 +34,13 @@ const std::vector<std::string>& euler2d_problems();
 /// times.
 mesh::TriMesh euler2d_mesh(const std::string& problem, const std::string& spec, int refine = 0);
 
-/// The Euler solver for (backend, precision, order).
+/// The Euler solver for (backend, precision, order); with a Distribution, `mesh` and `conn` are
+/// this rank's part.
 std::unique_ptr<Simulation> make_euler2d_solver(Backend backend, const std::string& precision, int order,
                                                 const mesh::TriMesh& mesh, const mesh::TriConnectivity& conn,
                                                 const ModalBoundary& boundary, const Euler2D& physics,
-                                                const ModalSettings& settings);
+                                                const ModalSettings& settings,
+                                                std::shared_ptr<const Distribution> dist = {});
 
 class Euler2DCase final : public Case {
  public:
@@ -55,12 +58,14 @@ class Euler2DCase final : public Case {
   const CaseOptions& options() const override { return m_options; }
   std::string kernel_summary() const override;
   const ModalSettings& settings() const { return m_settings; }
+  const mesh::LocalPart* partition() const override { return m_dist ? &m_dist->part : nullptr; }
 
  private:
   void setup();
   CaseOptions m_options;
   mesh::TriMesh m_mesh;
   ModalSettings m_settings;
+  std::shared_ptr<const Distribution> m_dist;
   std::unique_ptr<Simulation> m_sim;
   std::optional<PointFunction> m_exact;
   PointFunction m_initial;

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -18,9 +19,11 @@
 #include "dgk/basis/triangle_modal.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/core/halo_exchange.hpp"
 #include "dgk/core/simulation.hpp"
 #include "dgk/kernels/modal_tri/kernels.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
+#include "dgk/physics/distribution.hpp"
 
 namespace dgk::physics {
 
@@ -78,9 +81,14 @@ class ModalTriSolver final : public Simulation {
   using FieldView = kernels::modal_tri::Fields<Real, ExecutionSpace>;
   static constexpr int nf = Physics::num_fields;
 
-  /// `conn` is the mesh's connectivity with any periodic pairs already linked.
+  /// `conn` is the mesh's connectivity with any periodic pairs already linked. With a
+  /// Distribution, `mesh` and `conn` are this rank's part (owned elements, then ghosts; see
+  /// mesh::restrict_connectivity), the ghosts receive all modes of their owners every stage
+  /// (and once more before the limiter), and norms, totals, time step, state and host fields
+  /// are those of the whole problem (collective calls).
   ModalTriSolver(const ExecutionSpace& space, int order, const mesh::TriMesh& mesh, const mesh::TriConnectivity& conn,
-                 const ModalBoundary& boundary, const Physics& physics, const ModalSettings& settings);
+                 const ModalBoundary& boundary, const Physics& physics, const ModalSettings& settings,
+                 std::shared_ptr<const Distribution> dist = {});
 
   // --- stages, separately callable -----------------------------------------------------------
   void surface(SurfaceKernel kind) const;
@@ -97,11 +105,11 @@ class ModalTriSolver final : public Simulation {
   /// Edge slots of the last surface evaluation, K x 3 x nf x np.
   const kernels::modal_tri::EdgeFields<Real, ExecutionSpace>& edge_slots() const { return m_surf; }
 
-  /// Integral of each field over the mesh (mass, momentum, energy for Euler).
+  /// Integral of each field over the mesh (mass, momentum, energy for Euler), all ranks.
   std::vector<double> totals() const;
   /// L2 norm of the error of one field against `exact`.
   double l2_error_field(const PointFunction& exact, int field) const;
-  /// Cell average of each element and field, [element][field].
+  /// Cell average of each element and field, [element][field] (this rank's owned elements).
   std::vector<double> cell_averages() const;
   /// Values of the fields at the given reference points (r, s) of every element:
   /// [element][field][point].
@@ -117,10 +125,10 @@ class ModalTriSolver final : public Simulation {
   std::string backend() const override { return backend_name(BackendOf<ExecutionSpace>::value); }
   std::string precision() const override { return sizeof(Real) == 4 ? "float" : "double"; }
   int order() const override { return m_order; }
-  int num_elements() const override { return m_mesh.num_elements; }
+  int num_elements() const override { return m_dist ? static_cast<int>(m_dist->part.global_elements) : m_mesh.num_elements; }
   int num_fields() const override { return nf; }
   std::string field_name(int field) const override { return Physics::field_names[field]; }
-  long long num_dofs() const override { return static_cast<long long>(m_mesh.num_elements) * m_ref.np * nf; }
+  long long num_dofs() const override { return static_cast<long long>(num_elements()) * m_ref.np * nf; }
   /// L2 projection of f(., t) (a rule exact to degree 2p + 2), z = 0.
   void set_fields(const PointFunction& f, double t) override;
   /// cfl * min(inradius) / ((2p + 1) * s), s the largest |v| + c of the cell averages and of the
@@ -143,6 +151,8 @@ class ModalTriSolver final : public Simulation {
   int stages_per_step() const override;
 
  private:
+  /// Refreshes the ghosts' modes, then limits (after an update).
+  void exchange_and_limit();
   template <int P>
   kernels::modal_tri::Kernels<P, Physics, ExecutionSpace, Real> kernels_for(double t = 0) const {
     return {m_physics, m_ops, m_mesh, m_shock, m_q, m_rhs, m_surf, Real(t)};
@@ -166,6 +176,11 @@ class ModalTriSolver final : public Simulation {
   FieldView m_q, m_q0, m_rhs, m_acc;
   kernels::modal_tri::EdgeFields<Real, ExecutionSpace> m_surf;
   double m_time = 0.0;
+  std::shared_ptr<const Distribution> m_dist;
+  mutable HaloExchange<ExecutionSpace, Real> m_halo;
+  int m_interior = 0;        // owned elements [0, m_interior) have no ghost neighbour
+  int m_edges_no_ghost = 0;  // edges [0, m_edges_no_ghost) touch no ghost element
+  const Comm& comm() const { return m_dist ? *m_dist->comm : Comm::self(); }
 };
 
 }  // namespace dgk::physics

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/math.hpp"
 #include "dgk/physics/modal_tri_solver.hpp"
+#include "dgk/physics/nodal_state.hpp"
 
 namespace dgk::physics {
 
@@ -37,18 +39,27 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
                                                               const mesh::TriMesh& mesh,
                                                               const mesh::TriConnectivity& conn,
                                                               const ModalBoundary& boundary, const Physics& physics,
-                                                              const ModalSettings& settings)
-    : m_space(space), m_order(order), m_physics(physics), m_host_mesh(mesh) {
+                                                              const ModalSettings& settings,
+                                                              std::shared_ptr<const Distribution> dist)
+    : m_space(space), m_order(order), m_physics(physics), m_host_mesh(mesh), m_dist(std::move(dist)) {
   dispatch_modal_order(order, [](auto) {});
   set_settings(settings);
   m_ref = basis::make_tri_modal(order);
   m_geo = mesh::geometric_factors(mesh);
-  const int K = mesh.num_elements(), np = m_ref.np, nq = m_ref.nq(), nqe = m_ref.nqe();
+  // Owned elements [0, K), then (distributed) ghosts up to K_local: the kernels run on the owned
+  // elements and on the edges that touch one; the ghosts only hold their owners' modes.
+  const int K_local = mesh.num_elements(), np = m_ref.np, nq = m_ref.nq(), nqe = m_ref.nqe();
+  const int K = m_dist ? m_dist->part.owned : K_local;
+  DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
+               "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
+                       << m_dist->part.global.size() << " (owned and ghost) elements");
+  m_interior = m_dist ? m_dist->part.interior : K;
 
-  // Edge list: boundary edges first (paper 004, section 3.3), then each interior edge once.
+  // Edge list: boundary edges first (paper 004, section 3.3), then each interior edge once
+  // (those with a ghost element last).
   std::vector<std::array<int, 4>> edges;
   std::vector<std::array<int, 2>> boundary_of;  // (element, local edge) of boundary edge b
-  std::vector<std::array<int, 3>> elem_edge(static_cast<std::size_t>(K) * 3);
+  std::vector<std::array<int, 3>> elem_edge(static_cast<std::size_t>(K_local) * 3);
   for (int e = 0; e < K; ++e)
     for (int f = 0; f < 3; ++f)
       if (conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)] < 0) {
@@ -58,23 +69,37 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
         elem_edge[static_cast<std::size_t>(3 * e + f)] = {-1, b, static_cast<int>(edges.size()) - 1};
       }
   const int nb = static_cast<int>(boundary_of.size());
-  for (int e = 0; e < K; ++e)
-    for (int f = 0; f < 3; ++f) {
-      const int en = conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)];
-      const int fn = conn.EToF[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)];
-      if (en < 0) continue;
-      if (en > e || (en == e && fn > f)) {
-        edges.push_back({e, f, en, fn});
+  // The left element of an edge is the one with the lower global number (as on one rank, so
+  // that a distributed run computes every flux from the same side, bitwise alike).
+  auto global = [&](int e) { return m_dist ? m_dist->part.global[static_cast<std::size_t>(e)] : e; };
+  for (int pass = 0; pass < 2; ++pass)  // edges between owned elements, then those with a ghost
+    for (int e = 0; e < K; ++e)
+      for (int f = 0; f < 3; ++f) {
+        int a = e, fa = f;
+        int b = conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)];
+        int fb = conn.EToF[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)];
+        if (b < 0 || (b >= K) != (pass == 1)) continue;
+        if (b < K && !(global(b) > global(e) || (b == e && fb > f))) continue;  // listed from the other side
+        if (global(b) < global(a) || (b == a && fb < fa)) {
+          std::swap(a, b);
+          std::swap(fa, fb);
+        }
+        edges.push_back({a, fa, b, fb});
         const int id = static_cast<int>(edges.size()) - 1;
-        elem_edge[static_cast<std::size_t>(3 * e + f)] = {en, fn, id};
-        elem_edge[static_cast<std::size_t>(3 * en + fn)] = {e, f, id};
+        elem_edge[static_cast<std::size_t>(3 * a + fa)] = {b, fb, id};
+        elem_edge[static_cast<std::size_t>(3 * b + fb)] = {a, fa, id};
       }
-    }
   const int E = static_cast<int>(edges.size());
+  m_edges_no_ghost = E;
+  for (int id = nb; id < E; ++id)
+    if (edges[static_cast<std::size_t>(id)][0] >= K || edges[static_cast<std::size_t>(id)][2] >= K) {
+      m_edges_no_ghost = id;
+      break;
+    }
 
   {
     const double w = sizeof(Real);
-    const double bytes = double(K) * (4.0 * nf * np * w + 3.0 * nf * np * w + 5 * w + 9 * 4 + 9 * w) +
+    const double bytes = double(K_local) * (4.0 * nf * np * w + 3.0 * nf * np * w + 5 * w + 9 * 4 + 9 * w) +
                          double(E) * (4 * 4 + 3 * w) + double(nb) * (4 + 4.0 * nqe * w);
     backends::require_memory<ExecutionSpace>(bytes, [&] {
       std::ostringstream what;
@@ -121,11 +146,11 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
   md.num_elements = K;
   md.num_edges = E;
   md.num_boundary_edges = nb;
-  md.geo = decltype(md.geo)("dgk::modal_tri::geo", K);
+  md.geo = decltype(md.geo)("dgk::modal_tri::geo", K_local);
   md.edge = decltype(md.edge)("dgk::modal_tri::edge", E);
   md.edge_geo = decltype(md.edge_geo)("dgk::modal_tri::edge_geo", E);
-  md.elem_edge = decltype(md.elem_edge)("dgk::modal_tri::elem_edge", K);
-  md.elem_edge_geo = decltype(md.elem_edge_geo)("dgk::modal_tri::elem_edge_geo", K);
+  md.elem_edge = decltype(md.elem_edge)("dgk::modal_tri::elem_edge", K_local);
+  md.elem_edge_geo = decltype(md.elem_edge_geo)("dgk::modal_tri::elem_edge_geo", K_local);
   md.bc = decltype(md.bc)("dgk::modal_tri::bc", nb);
   md.bdata = decltype(md.bdata)("dgk::modal_tri::bdata", nb, nqe, 4);
   auto hg = Kokkos::create_mirror_view(md.geo);
@@ -136,7 +161,7 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
   auto hbc = Kokkos::create_mirror_view(md.bc);
   auto hbd = Kokkos::create_mirror_view(md.bdata);
   m_min_inradius = std::numeric_limits<double>::max();
-  for (int e = 0; e < K; ++e) {
+  for (int e = 0; e < K_local; ++e) {
     const auto ue = static_cast<std::size_t>(e);
     for (int c = 0; c < 4; ++c) hg(e, c) = Real(m_geo.drdx[ue][static_cast<std::size_t>(c)]);
     hg(e, 4) = Real(1.0 / m_geo.J[ue]);
@@ -149,8 +174,9 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
       heeg(e, f, 2) = Real(m_geo.sJ[ue][uf]);
       perimeter += 2.0 * m_geo.sJ[ue][uf];
     }
-    m_min_inradius = std::min(m_min_inradius, 2.0 * (2.0 * m_geo.J[ue]) / perimeter);
+    if (e < K) m_min_inradius = std::min(m_min_inradius, 2.0 * (2.0 * m_geo.J[ue]) / perimeter);
   }
+  m_min_inradius = -comm().max(-m_min_inradius);
   for (int id = 0; id < E; ++id) {
     const auto& ed = edges[static_cast<std::size_t>(id)];
     for (int c = 0; c < 4; ++c) hed(id, c) = ed[static_cast<std::size_t>(c)];
@@ -235,11 +261,13 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
   Kokkos::deep_copy(md.bc, hbc);
   Kokkos::deep_copy(md.bdata, hbd);
 
-  m_q = FieldView("dgk::modal_tri::q", K, nf, np);
-  m_q0 = FieldView("dgk::modal_tri::q0", K, nf, np);
-  m_rhs = FieldView("dgk::modal_tri::rhs", K, nf, np);
-  if (m_settings.integrator == ModalIntegrator::Rk4) m_acc = FieldView("dgk::modal_tri::acc", K, nf, np);
-  m_surf = decltype(m_surf)("dgk::modal_tri::surf", K, 3, nf, np);
+  m_boundary_speed = comm().max(m_boundary_speed);
+  m_q = FieldView("dgk::modal_tri::q", K_local, nf, np);
+  m_q0 = FieldView("dgk::modal_tri::q0", K_local, nf, np);
+  m_rhs = FieldView("dgk::modal_tri::rhs", K_local, nf, np);
+  if (m_settings.integrator == ModalIntegrator::Rk4) m_acc = FieldView("dgk::modal_tri::acc", K_local, nf, np);
+  m_surf = decltype(m_surf)("dgk::modal_tri::surf", K_local, 3, nf, np);
+  if (m_dist) m_halo = HaloExchange<ExecutionSpace, Real>(*m_dist->comm, m_dist->part.links, nf, np);
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -276,12 +304,32 @@ template <class Physics, class Real, class ExecutionSpace>
 void ModalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs(double t) const {
   dispatch_modal_order(m_order, [&](auto p) {
     const auto k = kernels_for<decltype(p)::value>(t);
-    if (m_settings.surface == SurfaceKernel::EdgeWise)
-      k.surface_edge(m_space);
-    else
-      k.surface_element(m_space);
+    const bool edge_wise = m_settings.surface == SurfaceKernel::EdgeWise;
+    // The surface work without ghost elements runs while the ghosts' modes travel; the volume
+    // kernel adds the edge slots, so it comes last.
+    m_halo.overlap(
+        m_space, m_q,
+        [&] {
+          if (edge_wise)
+            k.surface_edge(m_space, 0, m_edges_no_ghost);
+          else
+            k.surface_element(m_space, 0, m_interior);
+        },
+        [&] {
+          if (edge_wise)
+            k.surface_edge(m_space, m_edges_no_ghost, m_mesh.num_edges);
+          else
+            k.surface_element(m_space, m_interior, m_mesh.num_elements);
+        });
     k.volume(m_space);
   });
+}
+
+template <class Physics, class Real, class ExecutionSpace>
+void ModalTriSolver<Physics, Real, ExecutionSpace>::exchange_and_limit() {
+  // The limiter reads the neighbours' cell averages: the ghosts' must be the updated ones.
+  m_halo.exchange(m_space, m_q);
+  limit();
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -307,7 +355,7 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::step(double dt) {
     for (int s = 0; s < 4; ++s) {
       evaluate_rhs(t + c[s] * dt);
       rk4_update(m_space, m_q, m_q0, m_rhs, m_acc, s == 0, s == 3, Real(w[s]), Real(c[s + 1]), Real(dt));
-      if (m_settings.limiter) limit();
+      if (m_settings.limiter) exchange_and_limit();
     }
   } else {
     // Shu-Osher form q = a q0 + b (q + dt L(q)); stage times c.
@@ -319,7 +367,7 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::step(double dt) {
       const double* abc = two ? rk2[s] : rk3[s];
       evaluate_rhs(t + abc[2] * dt);
       ssp_update(m_space, m_q, m_q0, m_rhs, Real(abc[0]), Real(abc[1]), Real(dt));
-      if (m_settings.limiter) limit();
+      if (m_settings.limiter) exchange_and_limit();
     }
   }
   m_time += dt;
@@ -327,9 +375,9 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::step(double dt) {
 
 template <class Physics, class Real, class ExecutionSpace>
 double ModalTriSolver<Physics, Real, ExecutionSpace>::max_dt(double cfl) const {
-  const double s =
-      std::max(kernels::modal_tri::max_cell_speed<Physics, ExecutionSpace, Real>(m_space, m_physics, m_q, m_ops.phi0),
-               m_boundary_speed);
+  const double s = std::max(
+      comm().max(kernels::modal_tri::max_cell_speed<Physics, ExecutionSpace, Real>(m_space, m_physics, m_q, m_ops.phi0)),
+      m_boundary_speed);
   DGK_THROW_IF(!(s > 0) || !std::isfinite(s),
                "the largest wave speed of the initial state is " << s << "; no time step follows from it");
   return cfl * m_min_inradius / ((2.0 * m_order + 1.0) * s);
@@ -398,7 +446,8 @@ std::array<std::vector<double>, 2> ModalTriSolver<Physics, Real, ExecutionSpace>
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<double> ModalTriSolver<Physics, Real, ExecutionSpace>::host_fields() const {
   const auto ref = basis::make_tri_nodal(m_order);
-  return values_at(ref.r, ref.s);
+  const auto local = values_at(ref.r, ref.s);
+  return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * ref.np)) : local;
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -418,6 +467,7 @@ std::vector<double> ModalTriSolver<Physics, Real, ExecutionSpace>::totals() cons
     for (int c = 0; c < nf; ++c)
       t[static_cast<std::size_t>(c)] += 2.0 * m_geo.J[static_cast<std::size_t>(e)] *
                                         avg[static_cast<std::size_t>(e) * nf + static_cast<std::size_t>(c)];
+  for (auto& v : t) v = comm().sum(v);
   return t;
 }
 
@@ -452,7 +502,7 @@ double ModalTriSolver<Physics, Real, ExecutionSpace>::l2_error_field(const Point
     for (int c = 0; c < nf; ++c)
       if (field < 0 || c == field) sum += wj * (u[c] - v[c]) * (u[c] - v[c]);
   });
-  return std::sqrt(sum);
+  return std::sqrt(comm().sum(sum));
 }
 
 template <class Physics, class Real, class ExecutionSpace>
@@ -476,7 +526,7 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::set_fields(const PointFuncti
   const int np = m_ref.np, n = rule.size();
   double v[nf];
   std::vector<double> c(static_cast<std::size_t>(nf * np));
-  for (int e = 0; e < m_mesh.num_elements; ++e) {
+  for (int e = 0; e < m_host_mesh.num_elements(); ++e) {  // ghosts too: the limiter reads them
     std::fill(c.begin(), c.end(), 0.0);
     for (int k = 0; k < n; ++k) {
       const auto x = modal_detail::map_point(m_host_mesh, e, r(k), s(k));
@@ -495,68 +545,17 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::set_fields(const PointFuncti
 
 template <class Physics, class Real, class ExecutionSpace>
 std::optional<NonFinite> ModalTriSolver<Physics, Real, ExecutionSpace>::find_non_finite() const {
-  const auto q = m_q;
-  const int np = m_ref.np;
-  const long long n = static_cast<long long>(m_mesh.num_elements) * nf * np;
-  Kokkos::View<long long, Mem> lowest("dgk::modal_tri::first_non_finite");
-  Kokkos::deep_copy(m_space, lowest, n);
-  Kokkos::parallel_for(
-      "dgk::modal_tri::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(m_space, 0, n),
-      KOKKOS_LAMBDA(const long long i) {
-        const int e = static_cast<int>(i / (nf * np)), c = static_cast<int>(i / np % nf), j = static_cast<int>(i % np);
-        if (!math::isfinite(q(e, c, j))) Kokkos::atomic_fetch_min(lowest.data(), i);
-      });
-  long long first = n;
-  Kokkos::deep_copy(m_space, first, lowest);
-  m_space.fence();
-  if (first >= n) return std::nullopt;
-  NonFinite bad;
-  bad.element = first / (nf * np);
-  bad.field = static_cast<int>(first / np % nf);
-  bad.node = static_cast<int>(first % np);
-  Real value;
-  Kokkos::deep_copy(value, Kokkos::subview(m_q, bad.element, bad.field, bad.node));
-  bad.value = static_cast<double>(value);
-  return bad;
+  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<StateArray> ModalTriSolver<Physics, Real, ExecutionSpace>::save_state() const {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m_q);
-  StateArray a;
-  a.name = "q";
-  a.dims = {static_cast<long long>(h.extent(0)), nf, static_cast<long long>(h.extent(2))};
-  a.value_bytes = sizeof(Real);
-  a.bytes.resize(h.size() * sizeof(Real));
-  std::size_t i = 0;
-  for (std::size_t e = 0; e < h.extent(0); ++e)
-    for (std::size_t c = 0; c < h.extent(1); ++c)
-      for (std::size_t j = 0; j < h.extent(2); ++j, ++i) {
-        const Real v = h(e, c, j);
-        std::memcpy(a.bytes.data() + i * sizeof(Real), &v, sizeof(Real));
-      }
-  return {a};
+  return nodal_state::save<FieldView>({{"q", &m_q}}, m_mesh.num_elements, m_dist.get());
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 void ModalTriSolver<Physics, Real, ExecutionSpace>::load_state(const std::vector<StateArray>& state, double time) {
-  DGK_THROW_IF(state.size() != 1, "solver state: expected 1 array (q), got " << state.size());
-  const StateArray& a = state[0];
-  DGK_THROW_IF(a.name != "q", "solver state: array '" << a.name << "' where 'q' was expected");
-  DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)), "solver state 'q' holds "
-                                                                    << (a.value_bytes == 4 ? "float" : "double")
-                                                                    << " values; this run is " << precision());
-  const std::vector<long long> dims{static_cast<long long>(m_q.extent(0)), nf, static_cast<long long>(m_q.extent(2))};
-  DGK_THROW_IF(a.dims != dims || a.bytes.size() != m_q.size() * sizeof(Real),
-               "solver state 'q' does not fit this solver (" << m_q.extent(0) << " elements x " << nf << " fields x "
-                                                             << m_q.extent(2) << " modes)");
-  auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), m_q);
-  std::size_t i = 0;
-  for (std::size_t e = 0; e < h.extent(0); ++e)
-    for (std::size_t c = 0; c < h.extent(1); ++c)
-      for (std::size_t j = 0; j < h.extent(2); ++j, ++i)
-        std::memcpy(&h(e, c, j), a.bytes.data() + i * sizeof(Real), sizeof(Real));
-  Kokkos::deep_copy(m_q, h);
+  nodal_state::load<FieldView>(state, {{"q", &m_q}}, m_mesh.num_elements, m_dist.get(), precision());
   m_time = time;
 }
 

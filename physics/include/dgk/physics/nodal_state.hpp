@@ -1,6 +1,6 @@
-// Host-side state handling shared by the nodal solvers (tetrahedra and triangles), whose fields
-// are Views q(element, field, node), LayoutRight, owned elements first and (in a distributed
-// run) ghost elements after them: the first non-finite value, copies to the host, and the
+// Host-side state handling shared by the solvers, whose fields are Views q(element, field,
+// node or mode) of any layout, owned elements first and (in a distributed run) ghost elements
+// after them: the first non-finite value, copies to the host, and the
 // solver state of a checkpoint in global element order, so that it restarts on any number of
 // ranks. Every function here is collective when a Distribution is given.
 #pragma once
@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -34,7 +35,6 @@ std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View
                                          const Distribution* d) {
   using Real = typename View::non_const_value_type;
   using Mem = typename View::memory_space;
-  const Real* data = q.data();
   const long long row = static_cast<long long>(nf) * np;
   const long long n = owned * row;
   const long long none = std::numeric_limits<long long>::max();
@@ -51,7 +51,8 @@ std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View
   Kokkos::deep_copy(space, lowest, none);
   Kokkos::parallel_for(
       "dgk::state::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), KOKKOS_LAMBDA(const long long i) {
-        if (!math::isfinite(data[i])) Kokkos::atomic_fetch_min(lowest.data(), global(i / row) * row + i % row);
+        const long long e = i / row;
+        if (!math::isfinite(q(e, i % row / np, i % np))) Kokkos::atomic_fetch_min(lowest.data(), global(e) * row + i % row);
       });
   long long mine = none;
   Kokkos::deep_copy(space, mine, lowest);
@@ -75,27 +76,36 @@ std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View
   return bad;
 }
 
-/// The first `owned` elements of q on the host, in double.
+/// The first `owned` elements of q on the host, in double: [element][field][node].
 template <class View>
 std::vector<double> owned_values(const View& q, long long owned) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
   std::vector<double> out(static_cast<std::size_t>(owned) * q.extent(1) * q.extent(2));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h.data()[i]);
+  std::size_t i = 0;
+  for (std::size_t e = 0; e < static_cast<std::size_t>(owned); ++e)
+    for (std::size_t c = 0; c < h.extent(1); ++c)
+      for (std::size_t j = 0; j < h.extent(2); ++j) out[i++] = static_cast<double>(h(e, c, j));
   return out;
 }
 
-/// The arrays q and rk_residual of all elements, in global order, in the run's precision.
+/// The named arrays (fields and integrator registers, each indexed (element, field, node)) of
+/// all elements, in global order and the run's precision.
 template <class View>
-std::vector<StateArray> save(const View& q, const View& res, long long owned, const Distribution* d) {
+std::vector<StateArray> save(const std::vector<std::pair<std::string, const View*>>& arrays, long long owned,
+                             const Distribution* d) {
   using Real = typename View::non_const_value_type;
   std::vector<StateArray> out;
-  for (const View* v : {&q, &res}) {
+  for (const auto& [name, v] : arrays) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *v);
     const std::size_t row = h.extent(1) * h.extent(2);
-    std::vector<Real> values(h.data(), h.data() + static_cast<std::size_t>(owned) * row);
+    std::vector<Real> values(static_cast<std::size_t>(owned) * row);
+    std::size_t i = 0;
+    for (std::size_t e = 0; e < static_cast<std::size_t>(owned); ++e)
+      for (std::size_t c = 0; c < h.extent(1); ++c)
+        for (std::size_t j = 0; j < h.extent(2); ++j) values[i++] = h(e, c, j);
     if (d) values = d->gather_rows(values.data(), row);
     StateArray a;
-    a.name = v == &q ? "q" : "rk_residual";
+    a.name = name;
     a.dims = {global_elements(d, owned), static_cast<long long>(h.extent(1)), static_cast<long long>(h.extent(2))};
     a.value_bytes = sizeof(Real);
     const auto* p = reinterpret_cast<const unsigned char*>(values.data());
@@ -107,15 +117,17 @@ std::vector<StateArray> save(const View& q, const View& res, long long owned, co
 
 /// Restores arrays written by save() (on any number of ranks) into this rank's owned elements.
 template <class View>
-void load(const std::vector<StateArray>& state, const View& q, const View& res, long long owned, const Distribution* d,
-          const std::string& precision) {
+void load(const std::vector<StateArray>& state, const std::vector<std::pair<std::string, const View*>>& arrays,
+          long long owned, const Distribution* d, const std::string& precision) {
   using Real = typename View::non_const_value_type;
-  DGK_THROW_IF(state.size() != 2, "solver state: expected 2 arrays (q, rk_residual), got " << state.size());
-  for (const View* v : {&q, &res}) {
-    const StateArray& a = state[v == &q ? 0 : 1];
-    const std::string want = v == &q ? "q" : "rk_residual";
-    const std::vector<long long> dims{global_elements(d, owned), static_cast<long long>(v->extent(1)),
-                                      static_cast<long long>(v->extent(2))};
+  DGK_THROW_IF(state.size() != arrays.size(), "solver state: expected " << arrays.size() << " arrays, got "
+                                                                        << state.size());
+  for (std::size_t k = 0; k < arrays.size(); ++k) {
+    const StateArray& a = state[k];
+    const std::string& want = arrays[k].first;
+    const View& v = *arrays[k].second;
+    const std::vector<long long> dims{global_elements(d, owned), static_cast<long long>(v.extent(1)),
+                                      static_cast<long long>(v.extent(2))};
     DGK_THROW_IF(a.name != want, "solver state: array '" << a.name << "' where '" << want << "' was expected");
     DGK_THROW_IF(a.value_bytes != static_cast<int>(sizeof(Real)),
                  "solver state '" << a.name << "' holds " << (a.value_bytes == 4 ? "float" : "double")
@@ -128,16 +140,19 @@ void load(const std::vector<StateArray>& state, const View& q, const View& res, 
     DGK_THROW_IF(a.dims != dims, "solver state '" << a.name << "' has dimensions " << text(a.dims)
                                                   << "; this solver needs " << text(dims)
                                                   << " (elements x fields x nodes)");
-    const std::size_t row = v->extent(1) * v->extent(2);
+    const std::size_t row = v.extent(1) * v.extent(2);
     const std::size_t values = static_cast<std::size_t>(dims[0]) * row;
     DGK_THROW_IF(a.bytes.size() != values * sizeof(Real),
                  "solver state '" << a.name << "' has " << a.bytes.size() << " bytes for " << values << " values");
     std::vector<Real> all(values);
     std::memcpy(all.data(), a.bytes.data(), a.bytes.size());
     if (d) all = d->owned_rows(all.data(), row);
-    auto h = Kokkos::create_mirror_view(Kokkos::HostSpace(), *v);
-    std::memcpy(h.data(), all.data(), all.size() * sizeof(Real));
-    Kokkos::deep_copy(*v, h);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    std::size_t i = 0;
+    for (std::size_t e = 0; e < static_cast<std::size_t>(owned); ++e)
+      for (std::size_t c = 0; c < h.extent(1); ++c)
+        for (std::size_t j = 0; j < h.extent(2); ++j) h(e, c, j) = all[i++];
+    Kokkos::deep_copy(v, h);
   }
 }
 

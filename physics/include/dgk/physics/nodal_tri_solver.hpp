@@ -278,16 +278,13 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::update(double a, double b, d
 
 template <class Physics, class Real, class ExecutionSpace>
 void NodalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs() {
-  if (m_halo.active()) {
-    m_halo.start(m_space, m_q);
-    volume();
-    surface(0, m_interior);
-    m_halo.finish(m_space, m_q);
-    surface(m_interior, m_mesh.num_elements);
-  } else {
-    volume();
-    surface();
-  }
+  m_halo.overlap(
+      m_space, m_q,
+      [&] {
+        volume();
+        surface(0, m_interior);
+      },
+      [&] { surface(m_interior, m_mesh.num_elements); });
   lift();
 }
 
@@ -343,12 +340,13 @@ std::vector<double> NodalTriSolver<Physics, Real, ExecutionSpace>::host_fields()
 
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<StateArray> NodalTriSolver<Physics, Real, ExecutionSpace>::save_state() const {
-  return nodal_state::save(m_q, m_res, m_mesh.num_elements, m_dist.get());
+  return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get());
 }
 
 template <class Physics, class Real, class ExecutionSpace>
 void NodalTriSolver<Physics, Real, ExecutionSpace>::load_state(const std::vector<StateArray>& state, double time) {
-  nodal_state::load(state, m_q, m_res, m_mesh.num_elements, m_dist.get(), precision());
+  nodal_state::load<FieldView>(state, {{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get(),
+                               precision());
   m_time = time;
 }
 

@@ -211,16 +211,13 @@ class TetSolver final : public Simulation {
   /// travel while the volume kernel and the faces of the elements without ghost neighbours run;
   /// then the remaining faces, then the lift.
   void evaluate_rhs() {
-    if (m_halo.active()) {
-      m_halo.start(m_space, m_q);
-      volume();
-      surface(0, m_interior);
-      m_halo.finish(m_space, m_q);
-      surface(m_interior, m_mesh.num_elements);
-    } else {
-      volume();
-      surface();
-    }
+    m_halo.overlap(
+        m_space, m_q,
+        [&] {
+          volume();
+          surface(0, m_interior);
+        },
+        [&] { surface(m_interior, m_mesh.num_elements); });
     lift();
   }
   /// The trace exchange alone (a distributed run), for timing what overlapping hides.
@@ -322,11 +319,12 @@ class TetSolver final : public Simulation {
   /// The whole problem's state in global element order (collective in a distributed run), so a
   /// checkpoint restarts on any number of ranks.
   std::vector<StateArray> save_state() const override {
-    return nodal_state::save(m_q, m_res, m_mesh.num_elements, m_dist.get());
+    return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get());
   }
 
   void load_state(const std::vector<StateArray>& state, double time) override {
-    nodal_state::load(state, m_q, m_res, m_mesh.num_elements, m_dist.get(), precision());
+    nodal_state::load<FieldView>(state, {{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get(),
+                               precision());
     m_time = time;
   }
 

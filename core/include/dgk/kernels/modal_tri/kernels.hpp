@@ -205,13 +205,20 @@ struct Kernels {
     Kokkos::parallel_for("dgk::modal_tri::volume",
                          Kokkos::RangePolicy<ExecutionSpace, TagVolume>(space, 0, mesh.num_elements), *this);
   }
-  void surface_edge(const ExecutionSpace& space) const {
-    Kokkos::parallel_for("dgk::modal_tri::surface_edge",
-                         Kokkos::RangePolicy<ExecutionSpace, TagSurfaceEdge>(space, 0, mesh.num_edges), *this);
+  void surface_edge(const ExecutionSpace& space) const { surface_edge(space, 0, mesh.num_edges); }
+  /// Edges [begin, end) only (a distributed run computes the edges without ghost elements while
+  /// the exchange is in flight).
+  void surface_edge(const ExecutionSpace& space, int begin, int end) const {
+    if (end > begin)
+      Kokkos::parallel_for("dgk::modal_tri::surface_edge",
+                           Kokkos::RangePolicy<ExecutionSpace, TagSurfaceEdge>(space, begin, end), *this);
   }
-  void surface_element(const ExecutionSpace& space) const {
-    Kokkos::parallel_for("dgk::modal_tri::surface_element",
-                         Kokkos::RangePolicy<ExecutionSpace, TagSurfaceElement>(space, 0, mesh.num_elements), *this);
+  void surface_element(const ExecutionSpace& space) const { surface_element(space, 0, mesh.num_elements); }
+  /// Elements [begin, end) only.
+  void surface_element(const ExecutionSpace& space, int begin, int end) const {
+    if (end > begin)
+      Kokkos::parallel_for("dgk::modal_tri::surface_element",
+                           Kokkos::RangePolicy<ExecutionSpace, TagSurfaceElement>(space, begin, end), *this);
   }
   void limit(const ExecutionSpace& space) const {
     Kokkos::parallel_for("dgk::modal_tri::limit",
