@@ -221,16 +221,18 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   if (writes_output && root) {
     std::vector<std::string> fields;
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
+    // In a distributed run each cell's "partition" is the rank that owns its element.
+    const std::vector<int> owner = cs->partition() ? cs->partition()->owner : std::vector<int>{};
     if (cs->tet_mesh()) {
       const auto ref = basis::make_tet_nodal(sim.order());
-      output =
-          std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names()),
-                                             o.name, sim.order(), fields, ref.np);
+      output = std::make_unique<io::OutputWriter>(
+          s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names(), owner), o.name, sim.order(),
+          fields, ref.np);
     } else {
       const auto ref = basis::make_tri_nodal(sim.order());
-      output =
-          std::make_unique<io::OutputWriter>(s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names()),
-                                             o.name, sim.order(), fields, ref.np);
+      output = std::make_unique<io::OutputWriter>(
+          s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names(), owner), o.name, sim.order(),
+          fields, ref.np);
     }
   }
   auto write_output = [&](long long step) {

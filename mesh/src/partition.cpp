@@ -157,6 +157,7 @@ LocalPart make_local_part(const std::vector<int>& owner, int rank, int ranks, co
   p.rank = rank;
   p.ranks = ranks;
   p.global_elements = K;
+  p.owner = owner;
   p.elements_per_rank.assign(static_cast<std::size_t>(ranks), 0);
   p.shared_faces_per_rank.assign(static_cast<std::size_t>(ranks), 0);
   auto nb = [&](int e, int f) { return neighbours[static_cast<std::size_t>(e) * nfaces + f]; };

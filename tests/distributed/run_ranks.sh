@@ -3,7 +3,8 @@
 # energy (to the reduction-order bound (K - 1) eps), the partition statistics add up, and a
 # checkpoint written by 2 ranks restarts on 3 ranks and on 1 and ends where the uninterrupted
 # run ends (bitwise: the restarted runs write their final state to a checkpoint too, and the
-# states are compared value by value).
+# states are compared value by value); the ParaView output of 2 ranks holds the one-rank fields
+# and marks each cell with its rank.
 #   run_ranks.sh DGK MPIEXEC WORKDIR
 set -euo pipefail
 dgk=$1 mpiexec=$2 work=$3
@@ -24,6 +25,24 @@ for r in 1 2 3; do
   run $r euler2d --problem sod --order 1 --limiter barth-jespersen --mesh rect:24,2,jitter=0.1 --final-time 0.05 \
     --report es_$r.json --checkpoint es_$r.h5
 done
+# ParaView output written by 2 ranks: the fields of the one-rank output, cells marked by rank.
+run 1 maxwell2d --order 3 --mesh rect:5 --final-time 0.1 --output out_1.h5 --output-every 3
+run 2 maxwell2d --order 3 --mesh rect:5 --final-time 0.1 --output out_2.h5 --output-every 3
+if ! h5diff -q out_1.h5 out_2.h5 /steps /steps >/dev/null; then
+  echo "the output of 2 ranks differs from that of one rank"
+  exit 1
+fi
+# Debian's python3-h5py lives with the system interpreter.
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+"$py" - <<'PY'
+import sys, h5py
+with h5py.File("out_2.h5") as f:
+    ranks = sorted(set(int(v) for v in f["mesh/partition"][...]))
+if ranks != [0, 1]:
+    print(f"output of 2 ranks: cells marked with ranks {ranks}, expected [0, 1]")
+    sys.exit(1)
+PY
 # Interrupted on 2 ranks, continued on 3 and on 1.
 run 2 maxwell3d --order 3 --mesh box:3 --final-time 0.1 --checkpoint half.h5 --stop-at-step 4
 cp half.h5 half_for_1.h5

@@ -46,6 +46,7 @@ struct LocalPart {
   int owned = 0, interior = 0;
   std::vector<int> global;  ///< global element number of each local element
   std::vector<HaloLink> links;  ///< face-trace slots per neighbouring rank, in increasing rank
+  std::vector<int> owner;  ///< the owning rank of every element, in global numbering
   // Statistics of the whole partition (the same on every rank).
   std::vector<long long> elements_per_rank;
   std::vector<long long> shared_faces_per_rank;  ///< faces of each rank's elements on another rank
