@@ -1,9 +1,11 @@
 #include "run.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <random>
 #include <ostream>
 #include <sstream>
 
@@ -126,6 +128,15 @@ Throughput throughput(const Simulation& sim) {
   return t;
 }
 
+// A name for the files of one distributed checkpoint: the step and a random tag, so that a new
+// set never overwrites the parts of the previous one.
+std::string checkpoint_set_name(long long step) {
+  std::random_device rd;
+  std::ostringstream o;
+  o << "s" << step << "-" << std::hex << ((static_cast<unsigned long long>(rd()) << 32) | rd());
+  return o.str();
+}
+
 }  // namespace
 
 RunResult run_case(const RunSettings& s, std::ostream& out) {
@@ -241,6 +252,9 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     if (output) output->write(step, sim.time(), fields);
     io_seconds += io_timer.seconds();
   };
+  const Comm& comm = Comm::world();
+  std::string previous_set;  // of this run's last distributed checkpoint
+  int previous_parts = 0;
   auto write_checkpoint = [&](long long step) {
     io_timer.reset();
     io::Checkpoint c;
@@ -260,8 +274,26 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
       c.mesh = *cs->tet_mesh();
     else
       c.tri_mesh = *cs->tri_mesh();
-    c.state = sim.save_state();
-    if (root) io::write_checkpoint(s.checkpoint, c);
+    if (!comm.distributed()) {
+      c.state = sim.save_state();
+      io::write_checkpoint(s.checkpoint, c);
+    } else {
+      // One file per rank, no gathering: the parts first, rank 0's file (which names the set)
+      // last, then the previous set's parts go.
+      c.parts = comm.size();
+      c.part = comm.rank();
+      c.state = sim.save_owned_state(c.elements);
+      c.set = comm.broadcast(root ? checkpoint_set_name(step) : std::string());
+      if (!root) io::write_checkpoint(s.checkpoint, c);
+      comm.barrier();
+      if (root) io::write_checkpoint(s.checkpoint, c);
+      comm.barrier();
+      if (root)
+        for (int p = 1; p < previous_parts; ++p)
+          std::remove(io::checkpoint_part_path(s.checkpoint, previous_set, p).c_str());
+      previous_set = c.set;
+      previous_parts = c.parts;
+    }
     io_seconds += io_timer.seconds();
   };
   if (writes_output) write_output(first);

@@ -1,6 +1,8 @@
 #include "dgk/io/checkpoint.hpp"
 
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <sstream>
 #include <type_traits>
 
@@ -17,6 +19,7 @@ namespace dgk::io {
 namespace {
 
 constexpr const char* kFormatName = "dgk checkpoint";
+constexpr const char* kPartFormatName = "dgk checkpoint part";
 
 std::uint64_t hash_mesh(const mesh::TetMesh& m) {
   std::uint64_t h = fnv1a(m.vertices.data(), m.vertices.size() * sizeof(m.vertices[0]));
@@ -146,7 +149,78 @@ std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh) {
 
 #ifdef DGK_HAS_HDF5
 
+namespace {
+
+void write_state(const h5::File& f, const Checkpoint& c) {
+  h5::group(f, "/state", true);
+  std::string order_of_arrays;
+  for (const auto& a : c.state) {
+    DGK_THROW_IF(a.value_bytes != 4 && a.value_bytes != 8,
+                 "checkpoint: state array '" << a.name << "' has " << a.value_bytes << "-byte values");
+    DGK_THROW_IF(c.parts > 1 && (a.dims.empty() || a.dims[0] != static_cast<long long>(c.elements.size())),
+                 "checkpoint part " << c.part << ": state array '" << a.name << "' has "
+                                    << (a.dims.empty() ? 0 : a.dims[0]) << " rows for " << c.elements.size()
+                                    << " elements");
+    std::vector<std::uint64_t> dims(a.dims.begin(), a.dims.end());
+    const std::string p = "/state/" + a.name;
+    h5::write(f, p, a.value_bytes == 4 ? h5::Type::Float32 : h5::Type::Float64, a.bytes.data(), dims);
+    h5::set_attr(f, p, "fnv1a64", static_cast<long long>(fnv1a(a.bytes.data(), a.bytes.size())));
+    order_of_arrays += (order_of_arrays.empty() ? "" : "\n") + a.name;
+  }
+  h5::set_attr(f, "/state", "arrays", order_of_arrays);
+  if (c.parts > 1) {
+    h5::write(f, "/state/elements", h5::Type::Int64, c.elements.data(), {c.elements.size()});
+    h5::set_attr(f, "/", "parts", static_cast<long long>(c.parts));
+    h5::set_attr(f, "/", "set", c.set);
+  }
+}
+
+// The state arrays of one file, checked against their checksums.
+std::vector<StateArray> read_state(const h5::File& f, const std::string& path) {
+  std::vector<StateArray> out;
+  std::istringstream arrays(h5::attr_string(f, "/state", "arrays"));
+  for (std::string name; std::getline(arrays, name);) {
+    StateArray a;
+    a.name = name;
+    const std::string p = "/state/" + name;
+    h5::Shape sh;
+    a.bytes = h5::read_raw_real(f, p, a.value_bytes, sh);
+    a.dims.assign(sh.dims.begin(), sh.dims.end());
+    const auto stored = static_cast<std::uint64_t>(h5::attr_int(f, p, "fnv1a64"));
+    DGK_THROW_IF(stored != fnv1a(a.bytes.data(), a.bytes.size()),
+                 "checkpoint '" << path << "': state array '" << name << "' fails its checksum (damaged file)");
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+void commit(const std::string& tmp, const std::string& path) {
+  DGK_THROW_IF(std::rename(tmp.c_str(), path.c_str()) != 0,
+               "cannot move the new checkpoint '" << tmp << "' to '" << path << "'");
+}
+
+}  // namespace
+
+std::string checkpoint_part_path(const std::string& path, const std::string& set, int part) {
+  return path + "." + set + ".part" + std::to_string(part);
+}
+
 void write_checkpoint(const std::string& path, const Checkpoint& c) {
+  DGK_THROW_IF(c.parts < 1 || c.part < 0 || c.part >= c.parts,
+               "checkpoint '" << path << "': part " << c.part << " of " << c.parts);
+  if (c.part > 0) {
+    const std::string target = checkpoint_part_path(path, c.set, c.part), tmp = target + ".writing";
+    {
+      h5::File f = h5::create(tmp);
+      h5::set_attr(f, "/", "format", std::string(kPartFormatName));
+      h5::set_attr(f, "/", "format_version", static_cast<long long>(c.format_version));
+      h5::set_attr(f, "/", "part", static_cast<long long>(c.part));
+      write_state(f, c);
+      DGK_THROW_IF(H5Fflush(f.handle, H5F_SCOPE_GLOBAL) < 0, "cannot flush checkpoint '" << tmp << "' (disk full?)");
+    }
+    commit(tmp, target);
+    return;
+  }
   const std::string tmp = path + ".writing";
   {
     h5::File f = h5::create(tmp);
@@ -174,22 +248,10 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     else
       write_mesh(f, c.tri_mesh, 2);
 
-    h5::group(f, "/state", true);
-    std::string order_of_arrays;
-    for (const auto& a : c.state) {
-      DGK_THROW_IF(a.value_bytes != 4 && a.value_bytes != 8,
-                   "checkpoint: state array '" << a.name << "' has " << a.value_bytes << "-byte values");
-      std::vector<std::uint64_t> dims(a.dims.begin(), a.dims.end());
-      const std::string p = "/state/" + a.name;
-      h5::write(f, p, a.value_bytes == 4 ? h5::Type::Float32 : h5::Type::Float64, a.bytes.data(), dims);
-      h5::set_attr(f, p, "fnv1a64", static_cast<long long>(fnv1a(a.bytes.data(), a.bytes.size())));
-      order_of_arrays += (order_of_arrays.empty() ? "" : "\n") + a.name;
-    }
-    h5::set_attr(f, "/state", "arrays", order_of_arrays);
+    write_state(f, c);
     DGK_THROW_IF(H5Fflush(f.handle, H5F_SCOPE_GLOBAL) < 0, "cannot flush checkpoint '" << tmp << "' (disk full?)");
   }
-  DGK_THROW_IF(std::rename(tmp.c_str(), path.c_str()) != 0,
-               "cannot move the new checkpoint '" << tmp << "' to '" << path << "'");
+  commit(tmp, path);
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
@@ -228,19 +290,70 @@ Checkpoint read_checkpoint(const std::string& path) {
   else
     read_mesh(f, c.tri_mesh, 2, path);
 
-  std::istringstream arrays(h5::attr_string(f, "/state", "arrays"));
-  for (std::string name; std::getline(arrays, name);) {
-    StateArray a;
-    a.name = name;
-    const std::string p = "/state/" + name;
-    h5::Shape sh;
-    a.bytes = h5::read_raw_real(f, p, a.value_bytes, sh);
-    a.dims.assign(sh.dims.begin(), sh.dims.end());
-    const auto stored = static_cast<std::uint64_t>(h5::attr_int(f, p, "fnv1a64"));
-    DGK_THROW_IF(stored != fnv1a(a.bytes.data(), a.bytes.size()),
-                 "checkpoint '" << path << "': state array '" << name << "' fails its checksum (damaged file)");
-    c.state.push_back(std::move(a));
+  c.state = read_state(f, path);
+  const long long parts = h5::has_attr(f, "/", "parts") ? h5::attr_int(f, "/", "parts") : 1;
+  if (parts == 1) return c;
+
+  // A distributed run's checkpoint: the rows of every part, put in their global places.
+  const long long K = c.dimension == 3 ? c.mesh.num_elements() : c.tri_mesh.num_elements();
+  DGK_THROW_IF(parts < 1 || parts > K, "checkpoint '" << path << "': " << parts << " parts for " << K << " elements");
+  const std::string set = h5::attr_string(f, "/", "set");
+  std::vector<StateArray> whole = c.state;
+  std::vector<std::size_t> row_bytes(whole.size());
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    auto& a = whole[k];
+    DGK_THROW_IF(a.dims.empty(), "checkpoint '" << path << "': state array '" << a.name << "' has no rows");
+    std::size_t row = static_cast<std::size_t>(a.value_bytes);
+    for (std::size_t d = 1; d < a.dims.size(); ++d) row *= static_cast<std::size_t>(a.dims[d]);
+    row_bytes[k] = row;
+    a.dims[0] = K;
+    a.bytes.assign(static_cast<std::size_t>(K) * row, 0);
   }
+  std::vector<int> seen(static_cast<std::size_t>(K), -1);
+  auto place = [&](const std::vector<StateArray>& part_state, const h5::File& pf, const std::string& ppath, int p) {
+    h5::Shape sh;
+    const auto ids = h5::read<long long>(pf, "/state/elements", &sh, 1);
+    DGK_THROW_IF(part_state.size() != whole.size(),
+                 "checkpoint part '" << ppath << "' has " << part_state.size() << " state arrays, the checkpoint "
+                                     << whole.size());
+    for (std::size_t k = 0; k < whole.size(); ++k) {
+      const auto& a = part_state[k];
+      DGK_THROW_IF(a.name != whole[k].name || a.value_bytes != whole[k].value_bytes || a.dims.empty() ||
+                       a.dims[0] != static_cast<long long>(ids.size()) ||
+                       a.bytes.size() != ids.size() * row_bytes[k],
+                   "checkpoint part '" << ppath << "': state array '" << a.name << "' does not match '"
+                                       << whole[k].name << "' of " << ids.size() << " rows");
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const long long g = ids[i];
+      DGK_THROW_IF(g < 0 || g >= K, "checkpoint part '" << ppath << "' has element " << g << " outside the mesh's "
+                                                         << K);
+      DGK_THROW_IF(seen[static_cast<std::size_t>(g)] >= 0,
+                   "checkpoint '" << path << "': element " << g << " is in part " << seen[static_cast<std::size_t>(g)]
+                                  << " and in part " << p);
+      seen[static_cast<std::size_t>(g)] = p;
+      for (std::size_t k = 0; k < whole.size(); ++k)
+        std::memcpy(whole[k].bytes.data() + static_cast<std::size_t>(g) * row_bytes[k],
+                    part_state[k].bytes.data() + i * row_bytes[k], row_bytes[k]);
+    }
+  };
+  place(c.state, f, path, 0);
+  for (int p = 1; p < parts; ++p) {
+    const std::string ppath = checkpoint_part_path(path, set, p);
+    DGK_THROW_IF(!std::ifstream(ppath).good(), "checkpoint '" << path << "' of " << parts << " parts: part file '"
+                                                              << ppath << "' is missing");
+    h5::File pf = h5::open(ppath, false);
+    DGK_THROW_IF(!h5::has_attr(pf, "/", "format") || h5::attr_string(pf, "/", "format") != kPartFormatName ||
+                     h5::attr_string(pf, "/", "set") != set || h5::attr_int(pf, "/", "part") != p ||
+                     h5::attr_int(pf, "/", "parts") != parts,
+                 "'" << ppath << "' is not part " << p << " of " << parts << " of checkpoint '" << path << "' (set "
+                     << set << ")");
+    place(read_state(pf, ppath), pf, ppath, p);
+  }
+  for (long long g = 0; g < K; ++g)
+    DGK_THROW_IF(seen[static_cast<std::size_t>(g)] < 0,
+                 "checkpoint '" << path << "': no part holds the state of element " << g);
+  c.state = std::move(whole);
   return c;
 }
 

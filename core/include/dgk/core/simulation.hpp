@@ -86,6 +86,15 @@ class Simulation {
 
   /// The complete time-stepping state (fields and integrator registers) in the run's precision.
   virtual std::vector<StateArray> save_state() const = 0;
+  /// This rank's share of save_state(), without communication: the rows of its own elements
+  /// and, in `elements`, their global numbers (on one rank: every element, in order).
+  virtual std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const {
+    auto state = save_state();
+    elements.clear();
+    if (!state.empty() && !state[0].dims.empty())
+      for (long long e = 0; e < state[0].dims[0]; ++e) elements.push_back(e);
+    return state;
+  }
   /// Restores a state written by save_state() of a solver of the same kind, order, mesh size
   /// and precision, and sets the time; throws dgk::Error naming the array that does not fit.
   virtual void load_state(const std::vector<StateArray>& state, double time) = 0;

@@ -141,6 +141,7 @@ class ModalTriSolver final : public Simulation {
   /// The fields at the warp & blend nodes of order p (what the output writer expects).
   std::vector<double> host_fields() const override;
   std::vector<StateArray> save_state() const override;
+  std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const override;
   void load_state(const std::vector<StateArray>& state, double time) override;
   double l2_error(const PointFunction& exact) const override;
   std::vector<double> l2_error_fields(const PointFunction& exact) const override;

@@ -554,6 +554,12 @@ std::vector<StateArray> ModalTriSolver<Physics, Real, ExecutionSpace>::save_stat
 }
 
 template <class Physics, class Real, class ExecutionSpace>
+std::vector<StateArray> ModalTriSolver<Physics, Real, ExecutionSpace>::save_owned_state(
+    std::vector<long long>& elements) const {
+  return nodal_state::save<FieldView>({{"q", &m_q}}, m_mesh.num_elements, m_dist.get(), &elements);
+}
+
+template <class Physics, class Real, class ExecutionSpace>
 void ModalTriSolver<Physics, Real, ExecutionSpace>::load_state(const std::vector<StateArray>& state, double time) {
   nodal_state::load<FieldView>(state, {{"q", &m_q}}, m_mesh.num_elements, m_dist.get(), precision());
   m_time = time;

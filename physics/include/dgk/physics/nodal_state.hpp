@@ -89,10 +89,16 @@ std::vector<double> owned_values(const View& q, long long owned) {
 }
 
 /// The named arrays (fields and integrator registers, each indexed (element, field, node)) of
-/// all elements, in global order and the run's precision.
+/// all elements, in global order and the run's precision; with `elements`, only this rank's
+/// owned rows (no communication), their global numbers stored there.
 template <class View>
 std::vector<StateArray> save(const std::vector<std::pair<std::string, const View*>>& arrays, long long owned,
-                             const Distribution* d) {
+                             const Distribution* d, std::vector<long long>* elements = nullptr) {
+  if (elements) {
+    elements->resize(static_cast<std::size_t>(owned));
+    for (long long e = 0; e < owned; ++e)
+      (*elements)[static_cast<std::size_t>(e)] = d ? d->part.global[static_cast<std::size_t>(e)] : e;
+  }
   using Real = typename View::non_const_value_type;
   std::vector<StateArray> out;
   for (const auto& [name, v] : arrays) {
@@ -103,10 +109,11 @@ std::vector<StateArray> save(const std::vector<std::pair<std::string, const View
     for (std::size_t e = 0; e < static_cast<std::size_t>(owned); ++e)
       for (std::size_t c = 0; c < h.extent(1); ++c)
         for (std::size_t j = 0; j < h.extent(2); ++j) values[i++] = h(e, c, j);
-    if (d) values = d->gather_rows(values.data(), row);
+    if (d && !elements) values = d->gather_rows(values.data(), row);
     StateArray a;
     a.name = name;
-    a.dims = {global_elements(d, owned), static_cast<long long>(h.extent(1)), static_cast<long long>(h.extent(2))};
+    a.dims = {elements ? owned : global_elements(d, owned), static_cast<long long>(h.extent(1)),
+              static_cast<long long>(h.extent(2))};
     a.value_bytes = sizeof(Real);
     const auto* p = reinterpret_cast<const unsigned char*>(values.data());
     a.bytes.assign(p, p + values.size() * sizeof(Real));

@@ -112,6 +112,7 @@ class NodalTriSolver final : public Simulation {
   std::optional<NonFinite> find_non_finite() const override;
   std::vector<double> host_fields() const override;
   std::vector<StateArray> save_state() const override;
+  std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const override;
   void load_state(const std::vector<StateArray>& state, double time) override;
   double l2_error(const PointFunction& exact) const override;
   double energy() const override;
@@ -341,6 +342,13 @@ std::vector<double> NodalTriSolver<Physics, Real, ExecutionSpace>::host_fields()
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<StateArray> NodalTriSolver<Physics, Real, ExecutionSpace>::save_state() const {
   return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get());
+}
+
+template <class Physics, class Real, class ExecutionSpace>
+std::vector<StateArray> NodalTriSolver<Physics, Real, ExecutionSpace>::save_owned_state(
+    std::vector<long long>& elements) const {
+  return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get(),
+                                      &elements);
 }
 
 template <class Physics, class Real, class ExecutionSpace>

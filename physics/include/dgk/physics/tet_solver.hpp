@@ -322,6 +322,11 @@ class TetSolver final : public Simulation {
     return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get());
   }
 
+  std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const override {
+    return nodal_state::save<FieldView>({{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get(),
+                                        &elements);
+  }
+
   void load_state(const std::vector<StateArray>& state, double time) override {
     nodal_state::load<FieldView>(state, {{"q", &m_q}, {"rk_residual", &m_res}}, m_mesh.num_elements, m_dist.get(),
                                precision());
