@@ -18,6 +18,8 @@
 #include "dgk/core/time_loop.hpp"
 #include "dgk/io/checkpoint.hpp"
 #include "dgk/io/output.hpp"
+#include "dgk/mesh/partition.hpp"
+#include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/case.hpp"
 #include "dgk/physics/euler2d_case.hpp"
 #include "text.hpp"
@@ -229,30 +231,51 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   Kokkos::Timer io_timer;
   std::unique_ptr<io::OutputWriter> output;
   const bool writes_output = !s.output.empty();
-  if (writes_output && root) {
+  const Comm& comm = Comm::world();
+  if (writes_output) {
     std::vector<std::string> fields;
     for (int c = 0; c < sim.num_fields(); ++c) fields.push_back(sim.field_name(c));
-    // In a distributed run each cell's "partition" is the rank that owns its element.
-    const std::vector<int> owner = cs->partition() ? cs->partition()->owner : std::vector<int>{};
-    if (cs->tet_mesh()) {
-      const auto ref = basis::make_tet_nodal(sim.order());
-      output = std::make_unique<io::OutputWriter>(
-          s.output, io::make_output_mesh(*cs->tet_mesh(), ref, sim.material_names(), owner), o.name, sim.order(),
-          fields, ref.np);
-    } else {
-      const auto ref = basis::make_tri_nodal(sim.order());
-      output = std::make_unique<io::OutputWriter>(
-          s.output, io::make_output_mesh(*cs->tri_mesh(), ref, sim.material_names(), owner), o.name, sim.order(),
-          fields, ref.np);
-    }
+    // A distributed run: every rank writes its own elements to a file of its own (global element
+    // numbers, cells marked with the rank); rank 0's XDMF file gathers the parts.
+    const auto* part = cs->partition();
+    std::vector<long long> ids;  // this rank's elements, in its order
+    if (part) ids.assign(part->global.begin(), part->global.begin() + part->owned);
+    const std::vector<int> elements(ids.begin(), ids.end());
+    auto make = [&](const auto& whole, const auto& ref, auto connect) {
+      io::OutputMesh m;
+      if (!part) {
+        m = io::make_output_mesh(whole, ref, sim.material_names());
+      } else {
+        const auto mine = mesh::extract_elements(whole, connect(whole), elements);
+        m = io::make_output_mesh(mine, ref, sim.material_names(), std::vector<int>(elements.size(), comm.rank()),
+                                 /*listed_boundary_only=*/true);
+        for (auto& e : m.element) e = elements[static_cast<std::size_t>(e)];
+      }
+      const std::string path = root ? s.output : io::output_part_path(s.output, comm.rank());
+      std::vector<io::OutputPart> parts;
+      if (part) {
+        // Every part's sizes, for rank 0's XDMF file.
+        const io::OutputPart mine = io::output_part(path, m);
+        const auto P = comm.all_gather(mine.points), C = comm.all_gather(mine.cells),
+                   B = comm.all_gather(mine.boundary_points), F = comm.all_gather(mine.boundary_faces);
+        for (std::size_t r = 0; r < P.size(); ++r)
+          parts.push_back(io::output_part(r == 0 ? s.output : io::output_part_path(s.output, static_cast<int>(r)),
+                                          P[r], C[r], B[r], F[r]));
+      }
+      output = std::make_unique<io::OutputWriter>(path, std::move(m), o.name, sim.order(), fields, ref.np, parts, root);
+    };
+    if (cs->tet_mesh())
+      make(*cs->tet_mesh(), basis::make_tet_nodal(sim.order()),
+           [](const mesh::TetMesh& m) { return mesh::connect(m); });
+    else
+      make(*cs->tri_mesh(), basis::make_tri_nodal(sim.order()),
+           [](const mesh::TriMesh& m) { return mesh::connect(m); });
   }
   auto write_output = [&](long long step) {
     io_timer.reset();
-    const auto fields = sim.host_fields();
-    if (output) output->write(step, sim.time(), fields);
+    output->write(step, sim.time(), sim.owned_host_fields());
     io_seconds += io_timer.seconds();
   };
-  const Comm& comm = Comm::world();
   std::string previous_set;  // of this run's last distributed checkpoint
   int previous_parts = 0;
   auto write_checkpoint = [&](long long step) {

@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <algorithm>
+#include <array>
+#include <set>
 #include <sstream>
 
 #include "dgk/core/error.hpp"
@@ -29,7 +32,7 @@ namespace {
 template <int D, class Mesh, class Ref, class Nodes, class Sub, class FacetVertices>
 OutputMesh build_output_mesh(const Mesh& mesh, const Ref& ref, const Nodes& nodes, const Sub& sub,
                              const FacetVertices& facet_vertices, const std::vector<std::string>& material_names,
-                             const std::vector<int>& partition) {
+                             const std::vector<int>& partition, bool listed_boundary_only) {
   DGK_THROW_IF(material_names.size() > 2, "make_output_mesh: at most two material coefficients per element");
   DGK_THROW_IF(!partition.empty() && partition.size() != mesh.elements.size(),
                "make_output_mesh: " << partition.size() << " partition ids for " << mesh.num_elements() << " elements");
@@ -61,10 +64,34 @@ OutputMesh build_output_mesh(const Mesh& mesh, const Ref& ref, const Nodes& node
         out.cell_data[m].second.push_back(mesh.material[static_cast<std::size_t>(e)][m]);
     }
   const auto conn = mesh::connect(mesh);
+  // The facets the mesh lists as boundary (vertex numbers sorted), where only those count.
+  std::set<std::array<int, D>> listed;
+  if (listed_boundary_only) {
+    auto add = [&](const auto& list) {
+      for (const auto& bf : list) {
+        std::array<int, D> v;
+        for (int k = 0; k < D; ++k) v[static_cast<std::size_t>(k)] = bf.vertices[static_cast<std::size_t>(k)];
+        std::sort(v.begin(), v.end());
+        listed.insert(v);
+      }
+    };
+    if constexpr (D == 3)
+      add(mesh.boundary_faces);
+    else
+      add(mesh.boundary_edges);
+  }
   for (int e = 0; e < K; ++e)
     for (int f = 0; f < D + 1; ++f) {
       const auto ue = static_cast<std::size_t>(e), uf = static_cast<std::size_t>(f);
       if (conn.EToE[ue][uf] >= 0) continue;
+      if (listed_boundary_only) {
+        std::array<int, D> v;
+        for (int k = 0; k < D; ++k)
+          v[static_cast<std::size_t>(k)] =
+              mesh.elements[ue][static_cast<std::size_t>(facet_vertices[uf][static_cast<std::size_t>(k)])];
+        std::sort(v.begin(), v.end());
+        if (!listed.count(v)) continue;  // a face between two ranks' parts
+      }
       for (int k = 0; k < D; ++k) {
         const auto v = static_cast<std::size_t>(
             mesh.elements[ue][static_cast<std::size_t>(facet_vertices[uf][static_cast<std::size_t>(k)])]);
@@ -81,25 +108,50 @@ OutputMesh build_output_mesh(const Mesh& mesh, const Ref& ref, const Nodes& node
 }  // namespace
 
 OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& ref,
-                            const std::vector<std::string>& material_names, const std::vector<int>& partition) {
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition,
+                            bool listed_boundary_only) {
   return build_output_mesh<3>(mesh, ref, mesh::node_coordinates(mesh, ref), basis::tet_sub_cells(ref.order),
-                              basis::tet_face_vertices, material_names, partition);
+                              basis::tet_face_vertices, material_names, partition,
+                              listed_boundary_only);
 }
 
 OutputMesh make_output_mesh(const mesh::TriMesh& mesh, const basis::TriNodal& ref,
-                            const std::vector<std::string>& material_names, const std::vector<int>& partition) {
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition,
+                            bool listed_boundary_only) {
   return build_output_mesh<2>(mesh, ref, mesh::node_coordinates(mesh, ref), basis::tri_sub_cells(ref.order),
-                              basis::tri_edge_vertices, material_names, partition);
+                              basis::tri_edge_vertices, material_names, partition,
+                              listed_boundary_only);
+}
+
+namespace {
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+OutputPart output_part(const std::string& h5_path, long long points, long long cells, long long boundary_points,
+                       long long boundary_faces) {
+  return {base_name(h5_path), points, cells, boundary_points, boundary_faces};
+}
+
+OutputPart output_part(const std::string& h5_path, const OutputMesh& mesh) {
+  return output_part(h5_path, mesh.num_points(), mesh.num_cells(),
+                     static_cast<long long>(mesh.boundary_points.size() / 3),
+                     static_cast<long long>(mesh.boundary_tag.size()));
+}
+
+std::string output_part_path(const std::string& h5_path, int part) {
+  const std::string stem = h5_path.size() > 3 && h5_path.compare(h5_path.size() - 3, 3, ".h5") == 0
+                               ? h5_path.substr(0, h5_path.size() - 3)
+                               : h5_path;
+  return stem + ".part" + std::to_string(part) + ".h5";
 }
 
 #ifdef DGK_HAS_HDF5
 
 namespace {
-
-std::string base_name(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string step_group(int index) {
   std::ostringstream s;
@@ -134,9 +186,16 @@ std::string xml(const std::string& s) {
 }  // namespace
 
 OutputWriter::OutputWriter(std::string h5_path, OutputMesh mesh, std::string case_name, int order,
-                           std::vector<std::string> field_names, int nodes_per_element)
-    : m_h5(std::move(h5_path)), m_mesh(std::move(mesh)), m_fields(std::move(field_names)), m_np(nodes_per_element) {
+                           std::vector<std::string> field_names, int nodes_per_element, std::vector<OutputPart> parts,
+                           bool writes_xdmf)
+    : m_h5(std::move(h5_path)),
+      m_mesh(std::move(mesh)),
+      m_fields(std::move(field_names)),
+      m_np(nodes_per_element),
+      m_parts(std::move(parts)),
+      m_writes_xdmf(writes_xdmf) {
   m_xdmf = xdmf_path_for(m_h5);
+  if (m_parts.empty()) m_parts.push_back(output_part(m_h5, m_mesh));
   DGK_THROW_IF(m_xdmf == m_h5, "output file '" << m_h5 << "' must not end in .xdmf: give the .h5 name");
   const auto& m = m_mesh;
   const auto P = static_cast<std::uint64_t>(m.num_points()), C = static_cast<std::uint64_t>(m.num_cells());
@@ -190,12 +249,21 @@ void OutputWriter::write(long long step, double time, const std::vector<double>&
 }
 
 void OutputWriter::write_xdmf() const {
+  if (!m_writes_xdmf) return;
   const auto& m = m_mesh;
-  const std::string h5 = xml(base_name(m_h5));
-  const long long P = m.num_points(), C = m.num_cells(), F = static_cast<long long>(m.boundary_tag.size()),
-                  B = static_cast<long long>(m.boundary_points.size() / 3);
   const char* topo = m.dimension == 3 ? "Tetrahedron" : "Triangle";
   const char* btopo = m.dimension == 3 ? "Triangle" : "Polyline";
+  // The part being described (the whole mesh, or one rank's file).
+  std::string h5;
+  long long P = 0, C = 0, F = 0, B = 0;
+  auto select = [&](const OutputPart& p) {
+    h5 = xml(p.h5_name);
+    P = p.points;
+    C = p.cells;
+    F = p.boundary_faces;
+    B = p.boundary_points;
+  };
+  const bool several = m_parts.size() > 1;
   auto item = [&](std::ostream& o, const std::string& dims, const char* type, int prec, const std::string& path) {
     o << "<DataItem Dimensions=\"" << dims << "\" NumberType=\"" << type << "\" Precision=\"" << prec
       << "\" Format=\"HDF\">" << h5 << ":" << path << "</DataItem>";
@@ -221,35 +289,54 @@ void OutputWriter::write_xdmf() const {
   std::string bnames;
   for (std::size_t t = 0; t < m.boundary_names.size(); ++t)
     bnames += (t ? ", " : "") + std::to_string(t) + "=" + m.boundary_names[t];
-  o << "    <Grid Name=\"boundary\" GridType=\"Uniform\">\n"
-    << "      <Information Name=\"boundary_tags\" Value=\"" << xml(bnames) << "\"/>\n"
-    << "      <Topology TopologyType=\"" << btopo << "\" NumberOfElements=\"" << F << "\"";
-  if (m.dimension == 2) o << " NodesPerElement=\"2\"";
-  o << ">";
-  item(o, std::to_string(F) + " " + std::to_string(m.dimension), "Int", 4, "/boundary/cells");
-  o << "</Topology>\n      <Geometry GeometryType=\"XYZ\">";
-  item(o, std::to_string(B) + " 3", "Float", 8, "/boundary/points");
-  o << "</Geometry>\n      <Attribute Name=\"tag\" AttributeType=\"Scalar\" Center=\"Cell\">";
-  item(o, std::to_string(F), "Int", 4, "/boundary/tag");
-  o << "</Attribute>\n    </Grid>\n";
+  if (several) o << "    <Grid Name=\"boundary\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+  for (std::size_t r = 0; r < m_parts.size(); ++r) {
+    select(m_parts[r]);
+    o << "    <Grid Name=\"boundary" << (several ? " " + std::to_string(r) : std::string()) << "\" GridType=\"Uniform\">\n"
+      << "      <Information Name=\"boundary_tags\" Value=\"" << xml(bnames) << "\"/>\n"
+      << "      <Topology TopologyType=\"" << btopo << "\" NumberOfElements=\"" << F << "\"";
+    if (m.dimension == 2) o << " NodesPerElement=\"2\"";
+    o << ">";
+    item(o, std::to_string(F) + " " + std::to_string(m.dimension), "Int", 4, "/boundary/cells");
+    o << "</Topology>\n      <Geometry GeometryType=\"XYZ\">";
+    item(o, std::to_string(B) + " 3", "Float", 8, "/boundary/points");
+    o << "</Geometry>\n      <Attribute Name=\"tag\" AttributeType=\"Scalar\" Center=\"Cell\">";
+    item(o, std::to_string(F), "Int", 4, "/boundary/tag");
+    o << "</Attribute>\n    </Grid>\n";
+  }
+  if (several) o << "    </Grid>\n";
   o << "    <Grid Name=\"solution\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   if (m_times.empty()) {
     // The mesh alone until the first step is written.
-    o << "      <Grid Name=\"mesh\" GridType=\"Uniform\">\n";
-    mesh_part(o, "        ");
-    o << "      </Grid>\n";
+    if (several) o << "      <Grid Name=\"mesh\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+    for (std::size_t r = 0; r < m_parts.size(); ++r) {
+      select(m_parts[r]);
+      o << "      <Grid Name=\"mesh" << (several ? " " + std::to_string(r) : std::string()) << "\" GridType=\"Uniform\">\n";
+      mesh_part(o, "        ");
+      o << "      </Grid>\n";
+    }
+    if (several) o << "      </Grid>\n";
   }
   for (std::size_t s = 0; s < m_times.size(); ++s) {
     const std::string g = step_group(static_cast<int>(s));
-    o << "      <Grid Name=\"step " << m_times[s].first << "\" GridType=\"Uniform\">\n"
-      << "        <Time Value=\"" << std::setprecision(17) << m_times[s].second << "\"/>\n";
-    mesh_part(o, "        ");
-    for (const auto& name : m_fields) {
-      o << "        <Attribute Name=\"" << xml(name) << "\" AttributeType=\"Scalar\" Center=\"Node\">";
-      item(o, std::to_string(P), "Float", 8, g + "/" + name);
-      o << "</Attribute>\n";
+    const std::string name_of_step = "step " + std::to_string(m_times[s].first);
+    if (several)
+      o << "      <Grid Name=\"" << name_of_step << "\" GridType=\"Collection\" CollectionType=\"Spatial\">\n"
+        << "        <Time Value=\"" << std::setprecision(17) << m_times[s].second << "\"/>\n";
+    for (std::size_t r = 0; r < m_parts.size(); ++r) {
+      select(m_parts[r]);
+      o << "      <Grid Name=\"" << name_of_step << (several ? " part " + std::to_string(r) : std::string())
+        << "\" GridType=\"Uniform\">\n";
+      if (!several) o << "        <Time Value=\"" << std::setprecision(17) << m_times[s].second << "\"/>\n";
+      mesh_part(o, "        ");
+      for (const auto& name : m_fields) {
+        o << "        <Attribute Name=\"" << xml(name) << "\" AttributeType=\"Scalar\" Center=\"Node\">";
+        item(o, std::to_string(P), "Float", 8, g + "/" + name);
+        o << "</Attribute>\n";
+      }
+      o << "      </Grid>\n";
     }
-    o << "      </Grid>\n";
+    if (several) o << "      </Grid>\n";
   }
   o << "    </Grid>\n  </Domain>\n</Xdmf>\n";
   // Written aside and renamed, so a reader never sees half a file.
@@ -330,7 +417,9 @@ OutputFile read_output(const std::string& h5_path) {
 
 #else
 
-OutputWriter::OutputWriter(std::string h5_path, OutputMesh, std::string, int, std::vector<std::string>, int) : m_np(0) {
+OutputWriter::OutputWriter(std::string h5_path, OutputMesh, std::string, int, std::vector<std::string>, int,
+                           std::vector<OutputPart>, bool)
+    : m_np(0) {
   DGK_THROW_IF(true, "cannot write output '" << h5_path << "': this dgk was built without HDF5 (DGK_ENABLE_HDF5=OFF)");
 }
 void OutputWriter::write(long long, double, const std::vector<double>&) {}

@@ -81,8 +81,11 @@ class Simulation {
   /// The first non-finite value of the fields (lowest element, field, node), if any; one
   /// reduction on the execution space.
   virtual std::optional<NonFinite> find_non_finite() const = 0;
-  /// Copy of the fields on the host, in double: [element][field][node].
+  /// Copy of the fields on the host, in double: [element][field][node]; in a distributed run
+  /// all elements in global order, gathered on every rank (collective).
   virtual std::vector<double> host_fields() const = 0;
+  /// The same for this rank's own elements only, in its local order (no communication).
+  virtual std::vector<double> owned_host_fields() const { return host_fields(); }
 
   /// The complete time-stepping state (fields and integrator registers) in the run's precision.
   virtual std::vector<StateArray> save_state() const = 0;

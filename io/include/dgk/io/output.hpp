@@ -11,6 +11,11 @@
 //   /steps/NNNNNN      attributes time, step; one float64 (P) dataset per field
 // The XDMF file (same name, .xdmf) is rewritten after each step, so that what was written so
 // far can be opened while a run goes on or after it stopped.
+//
+// A distributed run writes one such HDF5 file per rank, with the rank's own elements (rank 0 at
+// the given path, rank r at output_part_path(path, r)); /mesh/element holds global element
+// numbers and /mesh/partition the rank. Rank 0's XDMF file describes every step as a spatial
+// collection of the parts, so ParaView shows the whole mesh whatever the rank count.
 #pragma once
 
 #include <string>
@@ -44,22 +49,41 @@ struct OutputMesh {
 
 /// Sub-tetrahedra of every element at the nodes of `ref` (point e*np + i is node i of element
 /// e), material coefficients named `material_names` per sub-cell, partition 0 (or `partition`
-/// per element when given), and the boundary faces with their tags.
+/// per element when given), and the boundary faces with their tags: every face of the hull, or
+/// with `listed_boundary_only` (one rank's part of a mesh) only those in mesh.boundary_faces.
 OutputMesh make_output_mesh(const mesh::TetMesh& mesh, const basis::TetNodal& ref,
-                            const std::vector<std::string>& material_names, const std::vector<int>& partition = {});
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition = {},
+                            bool listed_boundary_only = false);
 
 /// The same in 2D: N^2 sub-triangles per element, points with z = 0, boundary edges.
 OutputMesh make_output_mesh(const mesh::TriMesh& mesh, const basis::TriNodal& ref,
-                            const std::vector<std::string>& material_names, const std::vector<int>& partition = {});
+                            const std::vector<std::string>& material_names, const std::vector<int>& partition = {},
+                            bool listed_boundary_only = false);
+
+/// One rank's file of a distributed output, as the XDMF file refers to it.
+struct OutputPart {
+  std::string h5_name;  ///< file name, relative to the XDMF file's folder
+  long long points = 0, cells = 0, boundary_points = 0, boundary_faces = 0;
+};
+
+/// The part that `mesh` written to `h5_path` makes, or one of the given sizes.
+OutputPart output_part(const std::string& h5_path, const OutputMesh& mesh);
+OutputPart output_part(const std::string& h5_path, long long points, long long cells, long long boundary_points,
+                       long long boundary_faces);
+
+/// Where rank `part` (> 0) of a distributed output writes: name.h5 -> name.part<r>.h5.
+std::string output_part_path(const std::string& h5_path, int part);
 
 /// Writes a time series. Fields are given per element, field and node (the layout of
 /// Simulation::host_fields), np nodes per element.
 class OutputWriter {
  public:
   /// Creates `h5_path` (truncating) and writes the mesh; the XDMF file is h5_path with its
-  /// extension replaced by .xdmf.
+  /// extension replaced by .xdmf. In a distributed output, `parts` lists every rank's file in
+  /// rank order, and only the writer with `writes_xdmf` (rank 0) writes the XDMF file.
   OutputWriter(std::string h5_path, OutputMesh mesh, std::string case_name, int order,
-               std::vector<std::string> field_names, int nodes_per_element);
+               std::vector<std::string> field_names, int nodes_per_element, std::vector<OutputPart> parts = {},
+               bool writes_xdmf = true);
   void write(long long step, double time, const std::vector<double>& fields);
   const std::string& h5_path() const { return m_h5; }
   const std::string& xdmf_path() const { return m_xdmf; }
@@ -72,6 +96,8 @@ class OutputWriter {
   std::vector<std::string> m_fields;
   int m_np;
   std::vector<std::pair<long long, double>> m_times;
+  std::vector<OutputPart> m_parts;
+  bool m_writes_xdmf = true;
 };
 
 /// An output file read back.

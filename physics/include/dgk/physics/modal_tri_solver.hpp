@@ -140,6 +140,7 @@ class ModalTriSolver final : public Simulation {
   std::optional<NonFinite> find_non_finite() const override;
   /// The fields at the warp & blend nodes of order p (what the output writer expects).
   std::vector<double> host_fields() const override;
+  std::vector<double> owned_host_fields() const override;
   std::vector<StateArray> save_state() const override;
   std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const override;
   void load_state(const std::vector<StateArray>& state, double time) override;

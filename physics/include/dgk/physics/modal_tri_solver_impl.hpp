@@ -445,9 +445,15 @@ std::array<std::vector<double>, 2> ModalTriSolver<Physics, Real, ExecutionSpace>
 
 template <class Physics, class Real, class ExecutionSpace>
 std::vector<double> ModalTriSolver<Physics, Real, ExecutionSpace>::host_fields() const {
+  const auto local = owned_host_fields();
+  const int np = basis::tri_np(m_order);
+  return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * np)) : local;
+}
+
+template <class Physics, class Real, class ExecutionSpace>
+std::vector<double> ModalTriSolver<Physics, Real, ExecutionSpace>::owned_host_fields() const {
   const auto ref = basis::make_tri_nodal(m_order);
-  const auto local = values_at(ref.r, ref.s);
-  return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * ref.np)) : local;
+  return values_at(ref.r, ref.s);
 }
 
 template <class Physics, class Real, class ExecutionSpace>

@@ -111,6 +111,9 @@ class NodalTriSolver final : public Simulation {
   void fence() const override { m_space.fence(); }
   std::optional<NonFinite> find_non_finite() const override;
   std::vector<double> host_fields() const override;
+  std::vector<double> owned_host_fields() const override {
+    return nodal_state::owned_values(m_q, m_mesh.num_elements);
+  }
   std::vector<StateArray> save_state() const override;
   std::vector<StateArray> save_owned_state(std::vector<long long>& elements) const override;
   void load_state(const std::vector<StateArray>& state, double time) override;

@@ -304,7 +304,7 @@ class TetSolver final : public Simulation {
     return m_dist ? m_dist->gather_rows(local.data(), static_cast<std::size_t>(nf * m_ref.np)) : local;
   }
   /// This rank's owned elements' fields at the nodes, in double: [element][field][node].
-  std::vector<double> owned_host_fields() const {
+  std::vector<double> owned_host_fields() const override {
     auto out = nodal_state::owned_values(m_q, m_mesh.num_elements);
     if (bernstein()) {
       // Values at the nodes from the coefficients, in double: [element][field][node].
