@@ -21,6 +21,7 @@ run() { # ranks, then dgk arguments
 for r in 1 2 3; do
   run $r maxwell3d --order 3 --mesh box:3 --final-time 0.1 --report m3_$r.json --checkpoint m3_$r.h5
   run $r maxwell2d --order 4 --mesh rect:6,jitter=0.1 --final-time 0.1 --report m2_$r.json
+  run $r acoustic3d --order 2 --mesh box:3 --final-time 0.1 --report a3_$r.json --checkpoint a3_$r.h5
   # Euler: periodic (both surface kernels), and a limited shock tube with walls and outflow.
   run $r euler2d --problem isentropic-vortex --order 2 --mesh rect:6,jitter=0.1 --final-time 0.3 \
     --report ev_$r.json --checkpoint ev_$r.h5
@@ -87,7 +88,7 @@ eps = 2.0**-52
 def load(name):
     return json.load(open(name))
 ok = True
-for case, K in (("m3", 162), ("m2", 72), ("ev", 72), ("es", 96)):
+for case, K in (("m3", 162), ("a3", 162), ("m2", 72), ("ev", 72), ("es", 96)):
     one = load(f"{case}_1.json")
     for r in (2, 3):
         d = load(f"{case}_{r}.json")
@@ -111,7 +112,7 @@ PY
 # Bitwise comparison of final states; a distributed checkpoint is one file per rank, assembled
 # here from its parts (each holds its elements' rows and their global numbers).
 "$py" - m3_1.h5 m3_2.h5 m3_1.h5 m3_3.h5 m3_1.h5 end_3.h5 m3_1.h5 end_1.h5 \
-  ev_1.h5 ev_2.h5 ev_1.h5 ev_3.h5 evel_1.h5 evel_2.h5 evel_1.h5 evel_3.h5 es_1.h5 es_2.h5 es_1.h5 es_3.h5 <<'PY'
+  a3_1.h5 a3_2.h5 a3_1.h5 a3_3.h5 ev_1.h5 ev_2.h5 ev_1.h5 ev_3.h5 evel_1.h5 evel_2.h5 evel_1.h5 evel_3.h5 es_1.h5 es_2.h5 es_1.h5 es_3.h5 <<'PY'
 import sys
 import h5py, numpy as np
 def text(v):
