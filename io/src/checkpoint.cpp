@@ -147,6 +147,10 @@ std::uint64_t mesh_fingerprint(const mesh::TriMesh& mesh) {
   return hash_mesh(mesh);
 }
 
+std::string checkpoint_part_path(const std::string& path, const std::string& set, int part) {
+  return path + "." + set + ".part" + std::to_string(part);
+}
+
 #ifdef DGK_HAS_HDF5
 
 namespace {
@@ -200,10 +204,6 @@ void commit(const std::string& tmp, const std::string& path) {
 }
 
 }  // namespace
-
-std::string checkpoint_part_path(const std::string& path, const std::string& set, int part) {
-  return path + "." + set + ".part" + std::to_string(part);
-}
 
 void write_checkpoint(const std::string& path, const Checkpoint& c) {
   DGK_THROW_IF(c.parts < 1 || c.part < 0 || c.part >= c.parts,
