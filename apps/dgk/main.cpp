@@ -22,6 +22,9 @@
 #include "dgk/core/version.hpp"
 #include "dgk/io/hdf5.hpp"
 #include "dgk/io/report.hpp"
+#include "dgk/mesh/partition.hpp"
+#include "dgk/mesh/reorder.hpp"
+#include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/case.hpp"
 #include "dgk/physics/cases.hpp"
@@ -72,6 +75,10 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
   cmd->add_option("--refine", c.m.refine, "2D: split every triangle into four this many times")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--reorder", c.m.reorder,
+                  "element order for locality: none|sfc (Morton curve)|random (worst case, for measuring)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "sfc", "random"}));
   cmd->add_option("--partition", c.m.partition,
                   "distributed runs (mpirun -np R dgk run ...): metis|sfc|block (default: metis where built, else sfc)")
       ->check(CLI::IsMember({"metis", "sfc", "block"}));
@@ -183,7 +190,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
                "dgk bench times the tetrahedral cases (maxwell3d, acoustic3d) and euler2d");
   base.mesh = "box:" + std::to_string(n);
   const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
-  auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
+  auto mesh = dgk::mesh::reorder_elements(dgk::mesh::load_tet_mesh(base.mesh), base.reorder);
   // The kernel families to time: one, or all of both bases.
   std::vector<dgk::physics::TetKernels> families;
   if (base.kernel == "all")
@@ -217,7 +224,11 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
     default:
       break;
   }
-  std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
+  std::vector<int> nb, nbf;
+  dgk::mesh::flat_neighbours(dgk::mesh::connect(mesh), nb, nbf);
+  std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements, "
+            << base.reorder << " order: neighbours " << fmt(dgk::mesh::mean_neighbour_distance(nb, 4), 1)
+            << " elements apart on average), "
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s\n";
@@ -226,6 +237,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   rep.set("backend", dgk::backend_name(backend));
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
+  rep.set("reorder", base.reorder);
+  rep.set("mean_neighbour_distance", dgk::mesh::mean_neighbour_distance(nb, 4));
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
   std::cout << std::setw(3) << "N" << std::setw(19) << "kernels" << std::setw(9) << "stage" << std::setw(11)
@@ -302,7 +315,7 @@ int run_bench_distributed(const CommonOptions& c, const std::string& orders_text
                "dgk bench --distributed times the tetrahedral cases (maxwell3d, acoustic3d)");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
   base.mesh = "box:" + std::to_string(n);
-  const auto mesh = dgk::mesh::load_tet_mesh(base.mesh);
+  const auto mesh = dgk::mesh::reorder_elements(dgk::mesh::load_tet_mesh(base.mesh), base.reorder);
   const dgk::Comm& comm = dgk::Comm::world();
   const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
   std::cout << "dgk bench " << base.name << " --distributed: mesh " << base.mesh << " (" << mesh.num_elements()

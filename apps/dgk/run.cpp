@@ -19,6 +19,7 @@
 #include "dgk/io/checkpoint.hpp"
 #include "dgk/io/output.hpp"
 #include "dgk/mesh/partition.hpp"
+#include "dgk/mesh/reorder.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/case.hpp"
 #include "dgk/physics/euler2d_case.hpp"
@@ -48,7 +49,8 @@ std::vector<std::pair<std::string, std::string>> parameters_of(const CaseOptions
   return {{"mesh", o.mesh},         {"cfl", exact(o.cfl)}, {"force", o.force ? "true" : "false"},
           {"initial", o.initial},   {"bc", join(o.bc)},    {"kernel", o.kernel},
           {"alpha", exact(o.alpha)}, {"problem", o.problem},  {"flux", o.flux},
-          {"limiter", o.limiter},   {"integrator", o.integrator}, {"refine", std::to_string(o.refine)}};
+          {"limiter", o.limiter},   {"integrator", o.integrator}, {"refine", std::to_string(o.refine)},
+          {"reorder", o.reorder}};
 }
 
 // The options of the run a checkpoint belongs to; explicitly given options must agree.
@@ -161,12 +163,14 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
     if (s.given.count("mesh")) {
       if (ckpt->dimension == 2) {
         const auto& g = s.case_options;
-        const auto m = ckpt->case_name == "euler2d" ? physics::euler2d_mesh(g.problem, g.mesh, g.refine)
-                                                     : mesh::refine_tri_mesh(mesh::load_tri_mesh(g.mesh), g.refine);
+        const auto m = mesh::reorder_elements(ckpt->case_name == "euler2d"
+                                                  ? physics::euler2d_mesh(g.problem, g.mesh, g.refine)
+                                                  : mesh::refine_tri_mesh(mesh::load_tri_mesh(g.mesh), g.refine),
+                                              g.reorder);
         given_mesh = io::mesh_fingerprint(m);
         given_elements = m.num_elements();
       } else {
-        const auto m = mesh::load_tet_mesh(s.case_options.mesh);
+        const auto m = mesh::reorder_elements(mesh::load_tet_mesh(s.case_options.mesh), s.case_options.reorder);
         given_mesh = io::mesh_fingerprint(m);
         given_elements = m.num_elements();
       }

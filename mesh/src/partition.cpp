@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "dgk/core/error.hpp"
+#include "dgk/mesh/reorder.hpp"
 
 #ifdef DGK_HAS_METIS
 #include <metis.h>
@@ -49,20 +50,6 @@ PartitionMethod parse_partition_method(const std::string& name) {
 
 namespace {
 
-// Interleaves the low 21 bits of three coordinates (Morton order).
-std::uint64_t morton(std::uint64_t x, std::uint64_t y, std::uint64_t z) {
-  auto spread = [](std::uint64_t v) {
-    v &= 0x1fffff;
-    v = (v | v << 32) & 0x1f00000000ffffULL;
-    v = (v | v << 16) & 0x1f0000ff0000ffULL;
-    v = (v | v << 8) & 0x100f00f00f00f00fULL;
-    v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-    v = (v | v << 2) & 0x1249249249249249ULL;
-    return v;
-  };
-  return spread(x) | spread(y) << 1 | spread(z) << 2;
-}
-
 // Owner of each element when `order` (a permutation) is cut into `parts` equal runs.
 std::vector<int> equal_runs(const std::vector<int>& order, int parts) {
   const long long K = static_cast<long long>(order.size());
@@ -87,28 +74,8 @@ std::vector<int> partition_elements(PartitionMethod method, int parts, const std
   std::iota(order.begin(), order.end(), 0);
   switch (method) {
     case PartitionMethod::Block: return equal_runs(order, parts);
-    case PartitionMethod::SpaceFillingCurve: {
-      std::array<double, 3> lo, hi;
-      lo.fill(std::numeric_limits<double>::max());
-      hi.fill(-std::numeric_limits<double>::max());
-      for (const auto& c : centroids)
-        for (int d = 0; d < 3; ++d) {
-          lo[d] = std::min(lo[d], c[d]);
-          hi[d] = std::max(hi[d], c[d]);
-        }
-      double extent = 0;
-      for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
-      const double scale = extent > 0 ? double((1 << 21) - 1) / extent : 0.0;
-      std::vector<std::uint64_t> key(static_cast<std::size_t>(K));
-      for (int e = 0; e < K; ++e) {
-        const auto& c = centroids[static_cast<std::size_t>(e)];
-        auto q = [&](int d) { return static_cast<std::uint64_t>((c[d] - lo[d]) * scale); };
-        key[static_cast<std::size_t>(e)] = morton(q(0), q(1), q(2));
-      }
-      std::stable_sort(order.begin(), order.end(),
-                       [&](int a, int b) { return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)]; });
-      return equal_runs(order, parts);
-    }
+    case PartitionMethod::SpaceFillingCurve:
+      return equal_runs(element_order(ElementOrder::SpaceFillingCurve, centroids), parts);
     case PartitionMethod::Metis: {
 #ifdef DGK_HAS_METIS
       std::vector<idx_t> xadj(static_cast<std::size_t>(K) + 1, 0), adjncy;

@@ -8,6 +8,7 @@
 #include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/execution.hpp"
+#include "dgk/mesh/reorder.hpp"
 
 namespace dgk::physics {
 
@@ -250,7 +251,8 @@ std::unique_ptr<Simulation> make_euler2d_solver(Backend backend, const std::stri
 }
 
 Euler2DCase::Euler2DCase(const CaseOptions& options)
-    : Euler2DCase(options, euler2d_mesh(options.problem, options.mesh, options.refine)) {}
+    : Euler2DCase(options, mesh::reorder_elements(euler2d_mesh(options.problem, options.mesh, options.refine),
+                                                  options.reorder)) {}
 
 Euler2DCase::Euler2DCase(const CaseOptions& options, mesh::TriMesh mesh) : m_options(options), m_mesh(std::move(mesh)) {
   if (m_options.mesh.empty()) m_options.mesh = m_mesh.source;

@@ -8,6 +8,7 @@
 #include "dgk/core/error.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/parse.hpp"
+#include "dgk/mesh/reorder.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
 #include "dgk/physics/case_distribution.hpp"
 #include "dgk/physics/maxwell2d.hpp"
@@ -109,7 +110,9 @@ Maxwell2DOptions from_case_options(const CaseOptions& c) {
 
 Maxwell2DCase::Maxwell2DCase(const CaseOptions& options)
     : Maxwell2DCase(from_case_options(options),
-                    mesh::refine_tri_mesh(mesh::load_tri_mesh(from_case_options(options).mesh), options.refine)) {
+                    mesh::reorder_elements(
+                        mesh::refine_tri_mesh(mesh::load_tri_mesh(from_case_options(options).mesh), options.refine),
+                        options.reorder)) {
   m_case_options = options;
   m_case_options.mesh = m_mesh.source;
 }

@@ -10,6 +10,7 @@
 #include "dgk/core/error.hpp"
 #include "dgk/core/parse.hpp"
 #include "dgk/core/order_dispatch.hpp"
+#include "dgk/mesh/reorder.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/physics/acoustic3d.hpp"
 #include "dgk/physics/case_distribution.hpp"
@@ -99,7 +100,8 @@ std::unique_ptr<Simulation> make_tet_solver(const std::string& name, Backend bac
 }
 
 TetCase::TetCase(const CaseOptions& options)
-    : TetCase(options, mesh::load_tet_mesh(options.mesh.empty() ? "box:6" : options.mesh)) {}
+    : TetCase(options, mesh::reorder_elements(mesh::load_tet_mesh(options.mesh.empty() ? "box:6" : options.mesh),
+                                              options.reorder)) {}
 
 TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
     : m_options(options), m_mesh(std::move(mesh)) {

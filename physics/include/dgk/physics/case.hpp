@@ -54,6 +54,9 @@ struct CaseOptions {
   /// Distributed runs: how the mesh is split across the ranks ("metis", "sfc", "block"; empty:
   /// METIS where built, else the space-filling curve).
   std::string partition;
+  /// Element order for locality ("none", "sfc", "random"; see mesh/reorder.hpp), applied to a
+  /// mesh built from `mesh` (not to one given whole, as a checkpoint's).
+  std::string reorder = "none";
 };
 
 class Case {
