@@ -13,6 +13,7 @@
 
 #include "bench_hdg.hpp"
 #include "config.hpp"
+#include "cuda_reference.hpp"
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
@@ -290,6 +291,27 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         rep.add_row("kernels", row);
       }
       totals.emplace_back(fname, tt);
+      // What Kokkos costs: the same volume kernel in plain CUDA C++, on the same data.
+      if (backend == dgk::Backend::Cuda && fname == "nodal thread" && base.name == "maxwell3d" &&
+          base.precision == "double") {
+        const auto ref = dgk::app::time_cuda_reference_volume(sim, reps);
+        if (ref.available) {
+          std::cout << std::setw(3) << order << std::setw(19) << "plain CUDA" << std::setw(9) << "volume"
+                    << std::setw(11) << fmt(ref.seconds * 1e3, 4) << "   Kokkos / CUDA = "
+                    << fmt(times.seconds[0] / ref.seconds, 3) << ", results differ by "
+                    << fmt(ref.max_difference, 2, true) << "\n";
+          Report row;
+          row.set("order", order);
+          row.set("kernels", std::string("plain CUDA"));
+          row.set("kernel", std::string("volume"));
+          row.set("seconds", ref.seconds);
+          row.set("kokkos_seconds", times.seconds[0]);
+          row.set("max_difference", ref.max_difference);
+          rep.add_row("cuda_reference", row);
+        } else {
+          std::cout << "  plain CUDA reference: " << ref.why << "\n";
+        }
+      }
     }
     // Speedups of every family over the nodal families (paper 002, Figures 7, 8 and 12).
     if (totals.size() > 1) {

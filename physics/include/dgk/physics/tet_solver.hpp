@@ -233,6 +233,10 @@ class TetSolver final : public Simulation {
 
   const FieldView& fields() const { return m_q; }
   const FieldView& rhs_view() const { return m_rhs; }
+  /// The device operators and mesh data the kernels read (for comparisons with other
+  /// implementations of the same kernels).
+  const kernels::nodal_tet::Operators<Real, Mem>& operators() const { return m_ops; }
+  const kernels::nodal_tet::MeshData<Real, Mem>& mesh_data() const { return m_mesh; }
   const basis::TetNodal& reference() const { return m_ref; }
   const mesh::NodeCoordinates& nodes() const { return m_nodes; }
 

@@ -1,0 +1,24 @@
+// The nodal Maxwell volume kernel written once more in plain CUDA C++, in the benchmark program
+// only: it reads the same device arrays as the Kokkos kernel (TeamKernels::TagVolume) and does
+// the same arithmetic in the same order, so the two results agree bitwise and their times tell
+// what Kokkos costs on the same work.
+#pragma once
+
+#include <string>
+
+#include "dgk/core/simulation.hpp"
+
+namespace dgk::app {
+
+struct CudaReferenceTiming {
+  bool available = false;  ///< false: not a CUDA build, or not the nodal maxwell3d solver in double
+  std::string why;         ///< when not available
+  double seconds = 0;      ///< median of the plain CUDA volume kernel
+  double max_difference = 0;  ///< largest |rhs_cuda - rhs_kokkos| (0: bitwise)
+};
+
+/// Times the plain CUDA volume kernel on `sim`'s data (median of `reps` after a warm-up, CUDA
+/// events) and compares its output with the Kokkos volume kernel's.
+CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps);
+
+}  // namespace dgk::app
