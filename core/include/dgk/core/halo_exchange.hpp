@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -39,32 +40,6 @@ class HaloExchange {
 #endif
   using Staging = Kokkos::View<Real*, StagingSpace>;
 
-  ~HaloExchange() { release_event(); }
-  HaloExchange(const HaloExchange&) = delete;
-  HaloExchange& operator=(const HaloExchange&) = delete;
-  HaloExchange& operator=(HaloExchange&& o) noexcept {
-    release_event();
-    m_comm = o.m_comm;
-    m_nf = o.m_nf;
-    m_np = o.m_np;
-    m_links = std::move(o.m_links);
-    m_send_slots = o.m_send_slots;
-    m_recv_slots = o.m_recv_slots;
-    m_send = o.m_send;
-    m_recv = o.m_recv;
-    m_host_send = o.m_host_send;
-    m_host_recv = o.m_host_recv;
-    m_requests = std::move(o.m_requests);
-    m_direct = o.m_direct;
-    m_pending = o.m_pending;
-    m_sends_posted = o.m_sends_posted;
-#ifdef KOKKOS_ENABLE_CUDA
-    m_event = o.m_event;
-    o.m_event = nullptr;
-#endif
-    return *this;
-  }
-
   HaloExchange() = default;
   HaloExchange(const Comm& comm, const std::vector<HaloLink>& links, int num_fields, int np)
       : m_comm(&comm), m_nf(num_fields), m_np(np) {
@@ -84,7 +59,11 @@ class HaloExchange {
       m_host_recv = Staging("dgk::halo::host_recv", m_recv.extent(0));
     }
 #ifdef KOKKOS_ENABLE_CUDA
-    if (cuda && !m_links.empty()) cudaEventCreateWithFlags(&m_event, cudaEventDisableTiming);
+    if (cuda && !m_links.empty()) {
+      cudaEvent_t e = nullptr;
+      cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+      m_event.reset(e);
+    }
 #endif
   }
 
@@ -117,7 +96,7 @@ class HaloExchange {
 #ifdef KOKKOS_ENABLE_CUDA
     if (cuda) {
       // The sends wait for this event in finish(), not for the kernels queued after it.
-      cudaEventRecord(m_event, stream_of(space));
+      cudaEventRecord(m_event.get(), stream_of(space));
       return;
     }
 #endif
@@ -131,7 +110,7 @@ class HaloExchange {
     DGK_THROW_IF(!m_pending, "HaloExchange::finish called without start");
 #ifdef KOKKOS_ENABLE_CUDA
     if (!m_sends_posted) {
-      cudaEventSynchronize(m_event);
+      cudaEventSynchronize(m_event.get());
       post_sends();
     }
 #endif
@@ -180,12 +159,6 @@ class HaloExchange {
       m_comm->isend(out + l.send_offset * m_nf, l.send_count * m_nf * sizeof(Real), l.rank, tag, m_requests);
     m_sends_posted = true;
   }
-  void release_event() {
-#ifdef KOKKOS_ENABLE_CUDA
-    if (m_event) cudaEventDestroy(m_event);
-    m_event = nullptr;
-#endif
-  }
 #ifdef KOKKOS_ENABLE_CUDA
   static cudaStream_t stream_of(const ExecutionSpace& space) {
     if constexpr (cuda)
@@ -193,7 +166,11 @@ class HaloExchange {
     else
       return nullptr;
   }
-  cudaEvent_t m_event = nullptr;
+  struct DestroyEvent {
+    void operator()(cudaEvent_t e) const { cudaEventDestroy(e); }
+  };
+  // The event the sends wait for; owned, so the exchange moves like its other members.
+  std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, DestroyEvent> m_event;
 #endif
   static Kokkos::View<int*, Mem> to_device(const char* label, const std::vector<int>& v) {
     Kokkos::View<int*, Mem> d(std::string(label), v.size());

@@ -24,6 +24,7 @@
 #include "dgk/kernels/modal_tri/kernels.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
 #include "dgk/physics/distribution.hpp"
+#include "dgk/physics/nodal_state.hpp"
 
 namespace dgk::physics {
 
@@ -180,7 +181,7 @@ class ModalTriSolver final : public Simulation {
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
   mutable HaloExchange<ExecutionSpace, Real> m_halo;
-  int m_interior = 0;        // owned elements [0, m_interior) have no ghost neighbour
+  nodal_state::Ownership<Mem> m_own;  // owned elements, those without ghost neighbours
   int m_edges_no_ghost = 0;  // edges [0, m_edges_no_ghost) touch no ghost element
   const Comm& comm() const { return m_dist ? *m_dist->comm : Comm::self(); }
 };

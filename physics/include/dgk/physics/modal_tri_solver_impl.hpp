@@ -49,11 +49,8 @@ ModalTriSolver<Physics, Real, ExecutionSpace>::ModalTriSolver(const ExecutionSpa
   // Owned elements [0, K), then (distributed) ghosts up to K_local: the kernels run on the owned
   // elements and on the edges that touch one; the ghosts only hold their owners' modes.
   const int K_local = mesh.num_elements(), np = m_ref.np, nq = m_ref.nq(), nqe = m_ref.nqe();
-  const int K = m_dist ? m_dist->part.owned : K_local;
-  DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
-               "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
-                       << m_dist->part.global.size() << " (owned and ghost) elements");
-  m_interior = m_dist ? m_dist->part.interior : K;
+  m_own = nodal_state::ownership<Mem>(m_dist.get(), K_local);
+  const int K = m_own.owned;
 
   // Edge list: boundary edges first (paper 004, section 3.3), then each interior edge once
   // (those with a ghost element last).
@@ -313,13 +310,13 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs(double t) const
           if (edge_wise)
             k.surface_edge(m_space, 0, m_edges_no_ghost);
           else
-            k.surface_element(m_space, 0, m_interior);
+            k.surface_element(m_space, 0, m_own.interior);
         },
         [&] {
           if (edge_wise)
             k.surface_edge(m_space, m_edges_no_ghost, m_mesh.num_edges);
           else
-            k.surface_element(m_space, m_interior, m_mesh.num_elements);
+            k.surface_element(m_space, m_own.interior, m_mesh.num_elements);
         });
     k.volume(m_space);
   });
@@ -551,7 +548,7 @@ void ModalTriSolver<Physics, Real, ExecutionSpace>::set_fields(const PointFuncti
 
 template <class Physics, class Real, class ExecutionSpace>
 std::optional<NonFinite> ModalTriSolver<Physics, Real, ExecutionSpace>::find_non_finite() const {
-  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
+  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get(), m_own.global);
 }
 
 template <class Physics, class Real, class ExecutionSpace>

@@ -28,31 +28,54 @@ inline long long global_elements(const Distribution* d, long long owned) {
   return d ? d->part.global_elements : owned;
 }
 
+/// A solver's share of its elements: owned [0, owned) (the first `interior` of them without a
+/// ghost neighbour), ghosts after them, and the global number of each owned element on the
+/// device (empty on one rank, where local and global numbers agree).
+template <class Mem>
+struct Ownership {
+  int owned = 0, interior = 0;
+  Kokkos::View<long long*, Mem> global;
+};
+
+/// The ownership of a solver built on `local_elements` elements (with `d`: its part, owned and
+/// ghosts); throws dgk::Error when the mesh does not match the part.
+template <class Mem>
+Ownership<Mem> ownership(const Distribution* d, int local_elements) {
+  Ownership<Mem> o;
+  o.owned = o.interior = local_elements;
+  if (!d) return o;
+  DGK_THROW_IF(static_cast<int>(d->part.global.size()) != local_elements,
+               "rank " << d->part.rank << ": mesh of " << local_elements << " elements for a part of "
+                       << d->part.global.size() << " (owned and ghost) elements");
+  o.owned = d->part.owned;
+  o.interior = d->part.interior;
+  o.global = Kokkos::View<long long*, Mem>("dgk::state::global_elements", static_cast<std::size_t>(o.owned));
+  auto h = Kokkos::create_mirror_view(o.global);
+  for (int e = 0; e < o.owned; ++e) h(e) = d->part.global[static_cast<std::size_t>(e)];
+  Kokkos::deep_copy(o.global, h);
+  return o;
+}
+
 /// The lowest (global element, field, node) whose value is not finite, among the first `owned`
-/// elements of q on every rank.
+/// elements of q on every rank; `global` as in Ownership.
 template <class ExecutionSpace, class View>
 std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View& q, long long owned, int nf, int np,
-                                         const Distribution* d) {
+                                         const Distribution* d,
+                                         const Kokkos::View<long long*, typename View::memory_space>& global) {
   using Real = typename View::non_const_value_type;
   using Mem = typename View::memory_space;
   const long long row = static_cast<long long>(nf) * np;
   const long long n = owned * row;
   const long long none = std::numeric_limits<long long>::max();
-  // Global element numbers of the owned elements (their local order is not the global one).
-  Kokkos::View<long long*, Mem> global("dgk::state::global_elements", static_cast<std::size_t>(owned));
-  {
-    auto h = Kokkos::create_mirror_view(global);
-    for (long long e = 0; e < owned; ++e) h(e) = d ? d->part.global[static_cast<std::size_t>(e)] : e;
-    Kokkos::deep_copy(global, h);
-  }
   // The lowest global index through an atomic minimum: order independent, hence deterministic,
   // and free of the shared-memory tree of a general reduction.
   Kokkos::View<long long, Mem> lowest("dgk::state::first_non_finite");
   Kokkos::deep_copy(space, lowest, none);
   Kokkos::parallel_for(
       "dgk::state::find_non_finite", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), KOKKOS_LAMBDA(const long long i) {
-        const long long e = i / row;
-        if (!math::isfinite(q(e, i % row / np, i % np))) Kokkos::atomic_fetch_min(lowest.data(), global(e) * row + i % row);
+        // Local order is not global order: the minimum is taken over global numbers.
+        const long long e = i / row, g = global.extent(0) > 0 ? global(e) : e;
+        if (!math::isfinite(q(e, i % row / np, i % np))) Kokkos::atomic_fetch_min(lowest.data(), g * row + i % row);
       });
   long long mine = none;
   Kokkos::deep_copy(space, mine, lowest);

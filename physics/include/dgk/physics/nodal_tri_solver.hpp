@@ -147,7 +147,7 @@ class NodalTriSolver final : public Simulation {
   FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
-  int m_interior = 0;  // owned elements [0, m_interior) have no ghost neighbour
+  nodal_state::Ownership<Mem> m_own;
   HaloExchange<ExecutionSpace, Real> m_halo;
 };
 
@@ -167,11 +167,8 @@ NodalTriSolver<Physics, Real, ExecutionSpace>::NodalTriSolver(const ExecutionSpa
   m_nodes = mesh::node_coordinates(mesh, m_ref);
   m_material = mesh.material;
   const int K_local = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
-  const int K = m_dist ? m_dist->part.owned : K_local;  // owned elements; ghosts follow
-  DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
-               "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
-                       << m_dist->part.global.size() << " (owned and ghost) elements");
-  m_interior = m_dist ? m_dist->part.interior : K;
+  m_own = nodal_state::ownership<Mem>(m_dist.get(), K_local);
+  const int K = m_own.owned;  // owned elements; ghosts follow
   m_shape = default_tri_launch_shape<ExecutionSpace>(order);
 
   // Refuse, with the numbers, a problem that does not fit the execution space's memory.
@@ -286,9 +283,9 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::evaluate_rhs() {
       m_space, m_q,
       [&] {
         volume();
-        surface(0, m_interior);
+        surface(0, m_own.interior);
       },
-      [&] { surface(m_interior, m_mesh.num_elements); });
+      [&] { surface(m_own.interior, m_mesh.num_elements); });
   lift();
 }
 
@@ -333,7 +330,7 @@ void NodalTriSolver<Physics, Real, ExecutionSpace>::step(double dt) {
 
 template <class Physics, class Real, class ExecutionSpace>
 std::optional<NonFinite> NodalTriSolver<Physics, Real, ExecutionSpace>::find_non_finite() const {
-  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
+  return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get(), m_own.global);
 }
 
 template <class Physics, class Real, class ExecutionSpace>

@@ -82,11 +82,8 @@ class TetSolver final : public Simulation {
     m_nodes = mesh::node_coordinates(mesh, m_ref);
     m_material = mesh.material;
     const int K_local = mesh.num_elements(), np = m_ref.np, nfp = m_ref.nfp;
-    const int K = m_dist ? m_dist->part.owned : K_local;  // owned elements; ghosts follow
-    DGK_THROW_IF(m_dist && static_cast<int>(m_dist->part.global.size()) != K_local,
-                 "rank " << m_dist->part.rank << ": mesh of " << K_local << " elements for a part of "
-                         << m_dist->part.global.size() << " (owned and ghost) elements");
-    m_interior = m_dist ? m_dist->part.interior : K;
+    m_own = nodal_state::ownership<Mem>(m_dist.get(), K_local);
+    const int K = m_own.owned;  // owned elements; ghosts follow
     m_shape = default_launch_shape<ExecutionSpace>(order);
 
     // Refuse, with the numbers, a problem that does not fit the execution space's memory.
@@ -215,9 +212,9 @@ class TetSolver final : public Simulation {
         m_space, m_q,
         [&] {
           volume();
-          surface(0, m_interior);
+          surface(0, m_own.interior);
         },
-        [&] { surface(m_interior, m_mesh.num_elements); });
+        [&] { surface(m_own.interior, m_mesh.num_elements); });
     lift();
   }
   /// The trace exchange alone (a distributed run), for timing what overlapping hides.
@@ -299,7 +296,7 @@ class TetSolver final : public Simulation {
   void fence() const override { m_space.fence(); }
 
   std::optional<NonFinite> find_non_finite() const override {
-    return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get());
+    return nodal_state::find_non_finite(m_space, m_q, m_mesh.num_elements, nf, m_ref.np, m_dist.get(), m_own.global);
   }
 
   /// The whole problem's fields in global element order (collective in a distributed run).
@@ -486,7 +483,7 @@ class TetSolver final : public Simulation {
   FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
-  int m_interior = 0;  // owned elements [0, m_interior) have no ghost neighbour
+  nodal_state::Ownership<Mem> m_own;
   HaloExchange<ExecutionSpace, Real> m_halo;
 };
 
