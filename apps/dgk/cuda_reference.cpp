@@ -61,6 +61,82 @@ __global__ void volume_kernel(const double* __restrict__ Dr, const double* __res
   }
 }
 
+// The micro volume kernel of the tuned family (dgk/kernels/nodal_tet/tuned.hpp) in plain CUDA:
+// a block takes ws groups of WI microblocks of k elements, one thread per (element, node) of a
+// microblock, the block padded to a warp multiple; the operators and/or the group's fields in
+// shared memory as `staging` says (1 fields, 2 operators, 3 both). Same loads, same sums.
+template <int N, int WI>
+__global__ void micro_volume_kernel(const double* __restrict__ Dr, const double* __restrict__ Ds,
+                                    const double* __restrict__ Dt, const double* __restrict__ drdx,
+                                    const double* __restrict__ material, const double* __restrict__ q,
+                                    double* __restrict__ rhs, int K, int k, int ws, int staging) {
+  constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
+  extern __shared__ double shared[];
+  const bool op_staged = staging & 2, fields_staged = staging & 1;
+  const int group = WI * k, team_first = blockIdx.x * group * ws;
+  const double* D[3] = {Dr, Ds, Dt};
+  if (op_staged) {
+    for (int t = threadIdx.x; t < np * np; t += blockDim.x) {
+      shared[t] = Dr[t];
+      shared[np * np + t] = Ds[t];
+      shared[2 * np * np + t] = Dt[t];
+    }
+    for (int d = 0; d < 3; ++d) D[d] = shared + d * np * np;
+  }
+  double* sq = shared + (op_staged ? 3 * np * np : 0);
+  for (int s = 0; s < ws; ++s) {
+    const int g0 = team_first + s * group;
+    if (g0 >= K) break;
+    if (fields_staged) {
+      if (s > 0) __syncthreads();
+      for (int t = threadIdx.x; t < group * nf * np; t += blockDim.x) {
+        const int r = t / (nf * np), e = g0 + r < K ? g0 + r : K - 1;
+        sq[t] = q[static_cast<std::size_t>(e) * nf * np + t % (nf * np)];
+      }
+    }
+    __syncthreads();
+    const int t = threadIdx.x;
+    if (t >= k * np) continue;
+    const int l = t / np, i = t % np;
+    const double* u[WI];
+    int e[WI];
+    for (int w = 0; w < WI; ++w) {
+      e[w] = g0 + w * k + l;
+      u[w] = fields_staged ? sq + static_cast<std::size_t>(w * k + l) * nf * np
+                           : q + static_cast<std::size_t>(e[w] < K ? e[w] : K - 1) * nf * np;
+    }
+    double dr[WI][nf], ds[WI][nf], dt[WI][nf];
+    for (int w = 0; w < WI; ++w)
+      for (int f = 0; f < nf; ++f) dr[w][f] = ds[w][f] = dt[w][f] = 0.0;
+    for (int j = 0; j < np; ++j) {
+      const double x = D[0][i + j * np], y = D[1][i + j * np], z = D[2][i + j * np];
+      for (int w = 0; w < WI; ++w)
+        for (int f = 0; f < nf; ++f) {
+          const double v = u[w][f * np + j];
+          dr[w][f] += x * v;
+          ds[w][f] += y * v;
+          dt[w][f] += z * v;
+        }
+    }
+    for (int w = 0; w < WI; ++w) {
+      if (e[w] >= K) continue;
+      const std::size_t ee = e[w];
+      double g[9];
+      for (int c = 0; c < 9; ++c) g[c] = drdx[ee * 9 + c];
+      const double mat[2] = {material[2 * ee], material[2 * ee + 1]};
+      double grad[3][nf];
+      for (int f = 0; f < nf; ++f) {
+        grad[0][f] = g[0] * dr[w][f] + g[1] * ds[w][f] + g[2] * dt[w][f];
+        grad[1][f] = g[3] * dr[w][f] + g[4] * ds[w][f] + g[5] * dt[w][f];
+        grad[2][f] = g[6] * dr[w][f] + g[7] * ds[w][f] + g[8] * dt[w][f];
+      }
+      double out[nf];
+      Physics::volume(grad, mat, out);
+      for (int f = 0; f < nf; ++f) rhs[(ee * nf + f) * np + i] = out[f];
+    }
+  }
+}
+
 }  // namespace
 
 CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
@@ -78,13 +154,39 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
                                                                        solver->rhs_view().extent(1),
                                                                        solver->rhs_view().extent(2));
   cudaStream_t stream = Kokkos::Cuda().cuda_stream();
+  // The kernel the solver runs: the tuned family's micro volume kernel with its parameters, or
+  // the straightforward one.
+  const auto& kn = solver->kernels();
+  const bool micro = kn.family == physics::TetKernelFamily::Tuned && kn.tuning.volume == kernels::nodal_tet::StageKernel::Micro;
+  const auto shape = kn.tuning.volume_shape;
+  t.kernel = micro ? "micro" : "thread";
   auto launch = [&] {
     dispatch_order(order, [&](auto n) {
       constexpr int N = decltype(n)::value;
       constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
-      const int threads = std::min(1024, (np + 31) / 32 * 32);  // the Kokkos kernel's team size
-      volume_kernel<N><<<K, threads, 0, stream>>>(ops.Dr.data(), ops.Ds.data(), ops.Dt.data(), md.drdx.data(),
-                                                  md.material.data(), solver->fields().data(), out.data());
+      if (!micro) {
+        const int threads = std::min(1024, (np + 31) / 32 * 32);  // the Kokkos kernel's team size
+        volume_kernel<N><<<K, threads, 0, stream>>>(ops.Dr.data(), ops.Ds.data(), ops.Dt.data(), md.drdx.data(),
+                                                    md.material.data(), solver->fields().data(), out.data());
+        return;
+      }
+      const int st = static_cast<int>(shape.staging);
+      const int per_block = shape.team_elements();
+      const int blocks = (K + per_block - 1) / per_block;
+      const int threads = (shape.elements * np + 31) / 32 * 32;
+      const std::size_t bytes =
+          ((st & 2 ? 3 * np * np : 0) + (st & 1 ? shape.elements * shape.inline_blocks * nf * np : 0)) * sizeof(double);
+      auto go = [&](auto kernel) {
+        if (bytes > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+        kernel<<<blocks, threads, bytes, stream>>>(ops.Dr.data(), ops.Ds.data(), ops.Dt.data(), md.drdx.data(),
+                                                  md.material.data(), solver->fields().data(), out.data(), K,
+                                                  shape.elements, shape.sequential, st);
+      };
+      switch (shape.inline_blocks) {
+        case 1: go(micro_volume_kernel<N, 1>); break;
+        case 2: go(micro_volume_kernel<N, 2>); break;
+        default: go(micro_volume_kernel<N, 4>); break;
+      }
     });
   };
   Kokkos::fence();

@@ -31,6 +31,7 @@
 #include "dgk/physics/cases.hpp"
 #include "dgk/physics/euler2d_case.hpp"
 #include "dgk/physics/tet_case.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 #include "euler2d_app.hpp"
 #include "run.hpp"
 #include "text.hpp"
@@ -83,6 +84,10 @@ void add_case_options(CLI::App* cmd, CommonOptions& c, bool with_order) {
   cmd->add_option("--partition", c.m.partition,
                   "distributed runs (mpirun -np R dgk run ...): metis|sfc|block (default: metis where built, else sfc)")
       ->check(CLI::IsMember({"metis", "sfc", "block"}));
+  cmd->add_option("--tune", c.m.tune,
+                  "tuned nodal kernels: auto (the tuning cache, tuning on first use), always (tune again), never "
+                  "(the cache or else the straightforward kernels); default $DGK_TUNE, else auto")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
 CaseOptions resolve(const CommonOptions& c) {
@@ -260,7 +265,12 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
       const auto costs = sim.costs();
       const auto times = sim.time_stages(reps);
       double tf = 0, tb = 0, tt = 0, tbound = 0;
-      const std::string fname = dgk::physics::to_string(cs.kernels());
+      // The tuned family's parameters go on a line of their own.
+      const std::string full = dgk::physics::to_string(cs.kernels());
+      const std::string fname = full.substr(0, full.find(" ("));
+      if (cs.kernels().family == dgk::physics::TetKernelFamily::Tuned)
+        std::cout << "  N = " << order << " tuned kernels: " << dgk::physics::to_string(cs.kernels().tuning) << " ("
+                  << cs.tuning_source() << ")\n";
       for (std::size_t s = 0; s <= costs.size(); ++s) {
         const bool total = s == costs.size();
         const double flops = total ? tf : costs[s].flops, bytes = total ? tb : costs[s].bytes;
@@ -280,6 +290,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         Report row;
         row.set("order", order);
         row.set("kernels", fname);
+        if (fname != full) row.set("tuning", dgk::physics::to_string(cs.kernels().tuning));
         row.set("kernel", name);
         row.set("dofs", Report::Value(static_cast<long long>(sim.num_dofs())));
         row.set("seconds", t);
@@ -292,17 +303,19 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
       }
       totals.emplace_back(fname, tt);
       // What Kokkos costs: the same volume kernel in plain CUDA C++, on the same data.
-      if (backend == dgk::Backend::Cuda && fname == "nodal thread" && base.name == "maxwell3d" &&
-          base.precision == "double") {
+      if (backend == dgk::Backend::Cuda && (fname == "nodal thread" || fname == "nodal tuned") &&
+          base.name == "maxwell3d" && base.precision == "double") {
         const auto ref = dgk::app::time_cuda_reference_volume(sim, reps);
         if (ref.available) {
-          std::cout << std::setw(3) << order << std::setw(19) << "plain CUDA" << std::setw(9) << "volume"
+          std::cout << std::setw(3) << order << std::setw(19) << ("plain CUDA " + ref.kernel) << std::setw(9) << "volume"
                     << std::setw(11) << fmt(ref.seconds * 1e3, 4) << "   Kokkos / CUDA = "
                     << fmt(times.seconds[0] / ref.seconds, 3) << ", results differ by "
                     << fmt(ref.max_difference, 2, true) << "\n";
           Report row;
           row.set("order", order);
           row.set("kernels", std::string("plain CUDA"));
+          row.set("cuda_kernel", ref.kernel);
+          row.set("kokkos_kernels", fname);
           row.set("kernel", std::string("volume"));
           row.set("seconds", ref.seconds);
           row.set("kokkos_seconds", times.seconds[0]);
@@ -323,6 +336,59 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
       std::cout << "\n";
     }
   }
+  if (!c.report.empty()) rep.write_json(c.report);
+  return 0;
+}
+
+// `dgk tune`: tunes the nodal kernels of a tetrahedral case for each order on a box mesh and
+// keeps the choices in the tuning cache, which `dgk run` then uses.
+int run_tune(const CommonOptions& c, const std::string& orders_text, long elements) {
+  const auto orders = dgk::parse_int_range(orders_text, "--orders");
+  DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
+  CaseOptions base = resolve(c);
+  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3 || base.basis != "nodal",
+               "dgk tune tunes the nodal kernels of the tetrahedral cases (maxwell3d, acoustic3d)");
+  const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
+  base.mesh = "box:" + std::to_string(n);
+  base.kernel = "tuned";
+  base.tune = "always";
+  base.final_time = 0.0;
+  const auto mesh = dgk::mesh::reorder_elements(dgk::mesh::load_tet_mesh(base.mesh), base.reorder);
+  const dgk::Backend backend = base.backend.value_or(dgk::default_backend());
+  std::cout << "dgk tune " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements), "
+            << dgk::backend_name(backend) << ", " << base.precision << "; cache "
+            << dgk::physics::TuningCache().path() << "\n";
+  Report rep;
+  rep.set("case", base.name);
+  rep.set("backend", dgk::backend_name(backend));
+  rep.set("precision", base.precision);
+  rep.set("elements", mesh.num_elements());
+  rep.set("cache", dgk::physics::TuningCache().path());
+  std::vector<std::string> table;
+  for (int order : orders) {
+    CaseOptions o = base;
+    o.order = order;
+    TetCase cs(o, mesh);
+    const auto& r = cs.tuning_result();
+    DGK_THROW_IF(!r, "dgk tune: order " << order << " was not tuned");
+    std::ostringstream line;
+    line << std::setw(3) << order << std::setw(12) << fmt(r->baseline_seconds * 1e3, 4) << std::setw(12)
+         << fmt(r->stage_seconds * 1e3, 4) << std::setw(9) << fmt(r->baseline_seconds / r->stage_seconds, 2) << "x  "
+         << dgk::physics::to_string(r->choice);
+    table.push_back(line.str());
+    Report row;
+    row.set("order", order);
+    row.set("device", dynamic_cast<const dgk::physics::NodalTunable&>(cs.simulation()).device());
+    row.set("choice", dgk::physics::to_string(r->choice));
+    row.set("stage_seconds", r->stage_seconds);
+    row.set("thread_stage_seconds", r->baseline_seconds);
+    row.set("timings", static_cast<int>(r->trials.size()));
+    rep.add_row("orders", row);
+  }
+  std::cout << std::setw(3) << "N" << std::setw(12) << "thread ms" << std::setw(12) << "tuned ms" << std::setw(10)
+            << "speedup"
+            << "  choice (per RK stage)\n";
+  for (const auto& l : table) std::cout << l << "\n";
   if (!c.report.empty()) rep.write_json(c.report);
   return 0;
 }
@@ -415,7 +481,8 @@ int main(int argc, char* argv[]) {
   run->add_option("--alpha", run_opts.m.alpha, "maxwell2d: flux weight, 1 upwind, 0 central (paper 003)")
       ->capture_default_str();
   run->add_option("--kernel", run_opts.m.kernel,
-                  "kernel family: auto, thread or blocked[:E] (nodal), sparse or optimal (bernstein)")
+                  "kernel family: auto (nodal: tuned; bernstein: optimal), thread, blocked[:E] or tuned (nodal), sparse or "
+                  "optimal (bernstein)")
       ->capture_default_str();
   run->add_option(
       "--mesh", run_opts.m.mesh,
@@ -493,6 +560,19 @@ int main(int argc, char* argv[]) {
                   "time whole RK stages as a distributed run does (under mpirun: exchange overlapped, computation "
                   "alone, exchange alone, and the hidden fraction)");
 
+  CommonOptions tune_opts;
+  std::string tune_orders = "1..7";
+  long tune_elements = 98304;
+  auto* tune = app.add_subcommand(
+      "tune", "tune the nodal kernels of a tetrahedral case for each order and keep the choices for dgk run");
+  tune->add_option("case", tune_opts.m.name, "maxwell3d or acoustic3d")
+      ->check(CLI::IsMember({"maxwell3d", "acoustic3d"}))
+      ->capture_default_str();
+  add_case_options(tune, tune_opts, false);
+  tune->add_option("--orders", tune_orders, "orders, e.g. 1..9")->capture_default_str();
+  tune->add_option("--elements", tune_elements, "approximate number of elements of the box mesh timed on")
+      ->capture_default_str();
+
   auto* info = app.add_subcommand("info", "print the build configuration and the known cases");
 
   // --kokkos-* arguments go to Kokkos, the rest to the parser; Kokkos starts only after the
@@ -505,7 +585,7 @@ int main(int argc, char* argv[]) {
     return app.exit(e);
   }
   if (app.get_subcommands().empty()) {
-    std::cerr << "dgk: a command is required: run, convergence, bench or info (see dgk --help)\n";
+    std::cerr << "dgk: a command is required: run, convergence, bench, tune or info (see dgk --help)\n";
     return 2;
   }
   // Threads spread over the cores unless the user says otherwise (and Kokkos stays quiet).
@@ -523,6 +603,8 @@ int main(int argc, char* argv[]) {
                 << "HDF5: " << (dgk::io::hdf5_available() ? dgk::io::hdf5_version() : std::string("no")) << "\n";
     } else if (*run) {
       rc = run_case(*run, run_opts, run_extra);
+    } else if (*tune) {
+      rc = run_tune(tune_opts, tune_orders, tune_elements);
     } else if (*conv) {
       rc = run_convergence(conv_opts, conv_orders, conv_meshes, conv_start);
     } else if (*bench) {

@@ -97,6 +97,7 @@ CaseOptions options_from(const io::Checkpoint& c, const RunSettings& s, std::opt
   o.basis = c.basis;
   // The kernels may change (they compute the same operator); the basis may not.
   o.kernel = s.given.count("kernel") ? g.kernel : c.parameter("kernel");
+  o.tune = g.tune;
   o.order = c.order;
   o.precision = c.precision;
   o.mesh = c.parameter("mesh");
@@ -214,6 +215,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   out << "dgk run " << o.name << ": order " << sim.order() << ", mesh " << o.mesh << " (" << sim.num_elements()
       << " elements, " << sim.num_dofs() << " DOFs), " << sim.backend() << ", " << sim.precision() << ", "
       << cs->kernel_summary() << " kernels\n"
+      << (cs->tuning_source().empty() ? std::string() : "  tuning:   " + cs->tuning_source() + "\n")
       << "  initial:  " << cs->initial_summary() << "\n"
       << "  boundary: " << cs->bc_summary() << "\n";
   if (ckpt)
@@ -363,6 +365,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   r.set("case", o.name);
   r.set("basis", o.basis);
   r.set("kernels", cs->kernel_summary());
+  if (!cs->tuning_source().empty()) r.set("tuning_source", cs->tuning_source());
   r.set("order", sim.order());
   r.set("mesh", o.mesh);
   r.set("elements", sim.num_elements());

@@ -232,11 +232,11 @@ std::unique_ptr<Simulation> make_euler2d_solver(Backend backend, const std::stri
     DGK_THROW_IF(true, "unknown precision '" << precision << "' (expected double or float)");
   };
   switch (backend) {
-#ifdef KOKKOS_ENABLE_SERIAL
+#if defined(KOKKOS_ENABLE_SERIAL) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::Serial:
       return make(Kokkos::Serial());
 #endif
-#ifdef KOKKOS_ENABLE_OPENMP
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::OpenMP:
       return make(Kokkos::OpenMP());
 #endif

@@ -60,11 +60,11 @@ std::unique_ptr<Simulation> make_maxwell2d_solver(Backend backend, const std::st
   Maxwell2D physics;
   physics.alpha = alpha;
   switch (backend) {
-#ifdef KOKKOS_ENABLE_SERIAL
+#if defined(KOKKOS_ENABLE_SERIAL) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::Serial:
       return make_on<Kokkos::Serial>(precision, order, mesh, bc_of_tag, physics, dist);
 #endif
-#ifdef KOKKOS_ENABLE_OPENMP
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::OpenMP:
       return make_on<Kokkos::OpenMP>(precision, order, mesh, bc_of_tag, physics, dist);
 #endif

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
@@ -16,6 +18,7 @@
 #include "dgk/physics/case_distribution.hpp"
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/tet_solver.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 
 namespace dgk::physics {
 
@@ -81,14 +84,29 @@ double max_stable_cfl(int order, const std::string& name) {
   return 0.9 * maxwell[order];
 }
 
+bool tet_solvers_built(Backend backend) {
+  switch (backend) {
+#if defined(KOKKOS_ENABLE_SERIAL) && !defined(DGK_NO_HOST_SOLVERS)
+    case Backend::Serial: return true;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(DGK_NO_HOST_SOLVERS)
+    case Backend::OpenMP: return true;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    case Backend::Cuda: return true;
+#endif
+    default: return false;
+  }
+}
+
 std::unique_ptr<Simulation> make_tet_solver(const std::string& name, Backend backend, const std::string& precision,
                                             int order, const TetKernels& kernels, const mesh::TetMesh& mesh,
                                             const std::vector<int>& bc_of_tag, std::shared_ptr<const Distribution> dist) {
   switch (backend) {
-#ifdef KOKKOS_ENABLE_SERIAL
+#if defined(KOKKOS_ENABLE_SERIAL) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::Serial: return make_for<Kokkos::Serial>(name, precision, order, kernels, mesh, bc_of_tag, dist);
 #endif
-#ifdef KOKKOS_ENABLE_OPENMP
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(DGK_NO_HOST_SOLVERS)
     case Backend::OpenMP: return make_for<Kokkos::OpenMP>(name, precision, order, kernels, mesh, bc_of_tag, dist);
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
@@ -106,6 +124,49 @@ TetCase::TetCase(const CaseOptions& options)
 TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
     : m_options(options), m_mesh(std::move(mesh)) {
   setup();
+}
+
+void TetCase::apply_tuning(Backend backend) {
+  auto& o = m_options;
+  if (o.tune.empty()) {
+    const char* env = std::getenv("DGK_TUNE");
+    o.tune = env && *env ? env : "auto";
+    DGK_THROW_IF(o.tune != "auto" && o.tune != "always" && o.tune != "never",
+                 "DGK_TUNE='" << o.tune << "': expected auto, always or never");
+  }
+  DGK_THROW_IF(o.tune != "auto" && o.tune != "always" && o.tune != "never",
+               "--tune '" << o.tune << "': expected auto, always or never");
+  auto* solver = dynamic_cast<NodalTunable*>(m_sim.get());
+  DGK_THROW_IF(!solver, "the " << o.name << " solver has no tunable kernels");
+  const bool root = !m_dist || m_dist->comm->root();
+  const TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device()};
+  const TuningCache cache;
+  std::optional<TuningResult> hit;
+  if (o.tune != "always") hit = cache.find(key);
+  std::string why_not;
+  if (hit) why_not = solver->infeasible(hit->choice);
+  if (hit && why_not.empty()) {
+    solver->set_tuning(hit->choice);
+    m_kernels.tuning = hit->choice;
+    m_kernels.tuned = true;
+    m_tuning_source = "cache " + cache.path();
+  } else if (o.tune == "never") {
+    m_tuning_source = "none (no usable entry in " + cache.path() + "; --tune never): straightforward kernels";
+  } else {
+    if (root) {
+      std::cerr << "dgk: tuning the nodal kernels for " << o.name << " order " << o.order << ", " << o.precision << ", "
+                << backend_name(backend) << " on " << key.device << " ("
+                << (o.tune == "always" ? "--tune always"
+                                       : why_not.empty() ? "first use" : "the cached choice cannot run: " + why_not)
+                << "; the choice is kept in " << cache.path() << ")\n";
+    }
+    const auto result = tune_nodal(*solver, m_sim->num_elements(), 5, root ? &std::cerr : nullptr);
+    if (root) cache.store(key, result);
+    m_kernels.tuning = result.choice;
+    m_kernels.tuned = true;
+    m_tuning_source = "tuned now, cached in " + cache.path();
+    m_tuning_result = result;
+  }
 }
 
 void TetCase::setup() {
@@ -254,8 +315,9 @@ void TetCase::setup() {
   // A distributed run: each rank solves on its part of the mesh (owned elements and ghosts).
   mesh::TetMesh local;
   m_dist = distribute_over_ranks(m_mesh, conn, o.partition, [&] { return basis::make_tet_nodal(o.order); }, local);
-  m_sim = make_tet_solver(o.name, o.backend.value_or(default_backend()), o.precision, o.order, m_kernels,
-                          m_dist ? local : m_mesh, bc_of_tag, m_dist);
+  const Backend backend = o.backend.value_or(default_backend());
+  m_sim = make_tet_solver(o.name, backend, o.precision, o.order, m_kernels, m_dist ? local : m_mesh, bc_of_tag, m_dist);
+  if (m_kernels.family == TetKernelFamily::Tuned) apply_tuning(backend);
   m_sim->set_fields(m_initial, 0.0);
   m_final_time = o.final_time.value_or(natural_time);
   const double dt_max = m_sim->max_dt(o.cfl);

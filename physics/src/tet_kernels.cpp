@@ -16,22 +16,25 @@ TetKernels parse_tet_kernels(const std::string& basis, const std::string& kernel
   const auto colon = kernel.find(':');
   const std::string family = kernel.substr(0, colon);
   if (family == "auto")
-    k.family = k.basis == TetBasis::Nodal ? TetKernelFamily::Thread : TetKernelFamily::Optimal;
+    k.family = k.basis == TetBasis::Nodal ? TetKernelFamily::Tuned : TetKernelFamily::Optimal;
   else if (family == "thread")
     k.family = TetKernelFamily::Thread;
   else if (family == "blocked")
     k.family = TetKernelFamily::Blocked;
+  else if (family == "tuned")
+    k.family = TetKernelFamily::Tuned;
   else if (family == "sparse")
     k.family = TetKernelFamily::Sparse;
   else if (family == "optimal")
     k.family = TetKernelFamily::Optimal;
   else
-    DGK_THROW_IF(true, "--kernel '" << kernel << "': expected auto, thread, blocked[:E], sparse or optimal");
-  const bool nodal_family = k.family == TetKernelFamily::Thread || k.family == TetKernelFamily::Blocked;
+    DGK_THROW_IF(true, "--kernel '" << kernel << "': expected auto, thread, blocked[:E], tuned, sparse or optimal");
+  const bool nodal_family =
+      k.family == TetKernelFamily::Thread || k.family == TetKernelFamily::Blocked || k.family == TetKernelFamily::Tuned;
   DGK_THROW_IF(nodal_family != (k.basis == TetBasis::Nodal),
                "--kernel " << family << " belongs to the " << (nodal_family ? "nodal" : "bernstein")
                            << " basis, not to --basis " << basis
-                           << " (nodal: thread, blocked; bernstein: sparse, optimal)");
+                           << " (nodal: thread, blocked, tuned; bernstein: sparse, optimal)");
   if (colon != std::string::npos) {
     DGK_THROW_IF(k.family != TetKernelFamily::Blocked,
                  "--kernel '" << kernel << "': only blocked takes :E (elements per team)");
@@ -52,6 +55,10 @@ std::string to_string(const TetKernels& k) {
     case TetKernelFamily::Blocked:
       s += "blocked";
       break;
+    case TetKernelFamily::Tuned:
+      s += "tuned";
+      if (k.tuned) s += " (" + to_string(k.tuning) + ")";
+      break;
     case TetKernelFamily::Sparse:
       s += "sparse";
       break;
@@ -63,11 +70,39 @@ std::string to_string(const TetKernels& k) {
   return s;
 }
 
+std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
+  using namespace kernels::nodal_tet;
+  auto shape = [](const MicroShape& m) {
+    const char* staged = m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
+    return " k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
+           " ws=" + std::to_string(m.sequential) + " staged=" + staged;
+  };
+  auto stage = [&](StageKernel k, const MicroShape& m) {
+    switch (k) {
+      case StageKernel::Thread: return std::string("thread");
+      case StageKernel::Micro: return "micro" + shape(m);
+      case StageKernel::Batched: return "batched k=" + std::to_string(t.batch);
+    }
+    return std::string();
+  };
+  std::string s = "volume " + stage(t.volume, t.volume_shape) + "; ";
+  switch (t.mode) {
+    case LiftMode::Split: s += "lift " + stage(t.lift, t.lift_shape); break;
+    case LiftMode::FusedLift: s += "surface+lift micro" + shape(t.lift_shape); break;
+    case LiftMode::FusedUpdate: s += "surface+lift+update micro" + shape(t.lift_shape); break;
+  }
+  return s;
+}
+
 std::vector<TetKernels> all_tet_kernels() {
-  return {{TetBasis::Nodal, TetKernelFamily::Thread, 0},
-          {TetBasis::Nodal, TetKernelFamily::Blocked, 0},
-          {TetBasis::Bernstein, TetKernelFamily::Sparse, 0},
-          {TetBasis::Bernstein, TetKernelFamily::Optimal, 0}};
+  std::vector<TetKernels> all(5);
+  all[0].family = TetKernelFamily::Thread;
+  all[1].family = TetKernelFamily::Blocked;
+  all[2].family = TetKernelFamily::Tuned;
+  all[3].basis = all[4].basis = TetBasis::Bernstein;
+  all[3].family = TetKernelFamily::Sparse;
+  all[4].family = TetKernelFamily::Optimal;
+  return all;
 }
 
 }  // namespace dgk::physics

@@ -63,19 +63,27 @@ dgk::PointFunction cavity3d() {
   };
 }
 
-std::unique_ptr<TetSolver> make_tet(const mesh::TetMesh& m, const std::vector<int>* owner, int order) {
+std::unique_ptr<TetSolver> make_tet(const mesh::TetMesh& m, const std::vector<int>* owner, int order,
+                                    const dgk::kernels::nodal_tet::NodalTuning* tuning = nullptr) {
   const auto conn = mesh::connect(m);
   const std::vector<int> pec(m.boundary_names.size(), 0);
-  if (!owner) return std::make_unique<TetSolver>(Space(), order, m, pec);
+  physics::TetKernels k;
+  if (tuning) {
+    k.family = physics::TetKernelFamily::Tuned;
+    k.tuning = *tuning;
+    k.tuned = true;
+  }
+  if (!owner) return std::make_unique<TetSolver>(Space(), order, m, pec, k);
   const auto ref = dgk::basis::make_tet_nodal(order);
   mesh::TetMesh local;
   auto dist = physics::distribute(m, conn, *owner, std::vector<std::vector<int>>(ref.fmask.begin(), ref.fmask.end()),
                                   ref.np, comm(), local);
-  return std::make_unique<TetSolver>(Space(), order, local, pec, dgk::physics::TetKernels{}, dist);
+  return std::make_unique<TetSolver>(Space(), order, local, pec, k, dist);
 }
 
-Outcome run_tet(const mesh::TetMesh& m, const std::vector<int>* owner, int order, int steps) {
-  auto s = make_tet(m, owner, order);
+Outcome run_tet(const mesh::TetMesh& m, const std::vector<int>* owner, int order, int steps,
+                const dgk::kernels::nodal_tet::NodalTuning* tuning = nullptr) {
+  auto s = make_tet(m, owner, order, tuning);
   const auto f = cavity3d();
   s->set_fields(f, 0.0);
   const double dt = s->max_dt(0.5);
@@ -114,6 +122,25 @@ std::vector<mesh::PartitionMethod> methods() {
 }
 INSTANTIATE_TEST_SUITE_P(Methods, Partitions, ::testing::ValuesIn(methods()),
                          [](const auto& info) { return std::string(mesh::partition_method_name(info.param)); });
+
+// The tuned kernels overlap the exchange the same way: the fused kernels compute the faces of
+// the interior elements first and those next to ghosts after it; the fused update writes the
+// second field buffer, whose ghost rows the next exchange fills.
+TEST(Distributed, TunedKernelsMatchOneRankBitwise) {
+  namespace nt = dgk::kernels::nodal_tet;
+  const auto m = mesh::make_box({{3, 3, 3}});
+  const auto owner = tet_owner(m, mesh::PartitionMethod::SpaceFillingCurve);
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate}) {
+    nt::NodalTuning t;
+    t.volume = nt::StageKernel::Micro;
+    t.volume_shape = {3, 2, 2, nt::Staging::Both};
+    t.lift = nt::StageKernel::Micro;
+    t.lift_shape = {2, 2, 3, nt::Staging::Fields};
+    t.mode = mode;
+    SCOPED_TRACE(physics::to_string(t));
+    expect_same(run_tet(m, &owner, 3, 5, &t), run_tet(m, nullptr, 3, 5, &t), m.num_elements());
+  }
+}
 
 TEST(Distributed, RankWithoutBoundaryFaces) {
   // Elements with a face on the boundary go to rank 0, the others to ranks 1.. in runs.

@@ -57,6 +57,10 @@ struct CaseOptions {
   /// Element order for locality ("none", "sfc", "random"; see mesh/reorder.hpp), applied to a
   /// mesh built from `mesh` (not to one given whole, as a checkpoint's).
   std::string reorder = "none";
+  /// The tuned nodal kernels (kernel "tuned", the nodal default): "auto" uses the tuning cache
+  /// and tunes on first use, "always" tunes again, "never" uses the cache or else the
+  /// straightforward kernels (see dgk/physics/tet_tuning.hpp); empty: $DGK_TUNE, else "auto".
+  std::string tune;
 };
 
 class Case {
@@ -76,6 +80,9 @@ class Case {
   virtual const CaseOptions& options() const = 0;
   /// "nodal thread", "bernstein optimal", ...
   virtual std::string kernel_summary() const = 0;
+  /// Where a tuned choice of kernels came from (the cache file, or tuned in this run); empty
+  /// where the case runs no tuned kernels.
+  virtual std::string tuning_source() const { return {}; }
   /// The mesh: one of these is set.
   virtual const mesh::TetMesh* tet_mesh() const { return nullptr; }
   virtual const mesh::TriMesh* tri_mesh() const { return nullptr; }

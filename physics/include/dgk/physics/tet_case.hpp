@@ -14,6 +14,7 @@
 #include "dgk/physics/case.hpp"
 #include "dgk/physics/distribution.hpp"
 #include "dgk/physics/tet_kernels.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 
 namespace dgk::physics {
 
@@ -21,6 +22,10 @@ namespace dgk::physics {
 /// upwind operator of order N was found stable, with a safety margin (measured with
 /// tests/physics/test_maxwell3d.cpp's stability sweep).
 double max_stable_cfl(int order, const std::string& case_name = "maxwell3d");
+
+/// Whether this build has tetrahedral solvers for `backend` (a GPU build may leave the host
+/// backends out: DGK_HOST_SOLVERS=OFF).
+bool tet_solvers_built(Backend backend);
 
 /// Creates the tetrahedral solver of a case ("maxwell3d", "acoustic3d") for (backend,
 /// precision, order, kernels); with a Distribution, `mesh` is this rank's part.
@@ -48,9 +53,15 @@ class TetCase final : public Case {
   std::string kernel_summary() const override { return to_string(m_kernels); }
   const TetKernels& kernels() const { return m_kernels; }
   const mesh::LocalPart* partition() const override { return m_dist ? &m_dist->part : nullptr; }
+  /// Where the tuned kernels' choice came from ("cache FILE", "tuned now, cached in FILE", ...);
+  /// empty for the other families.
+  std::string tuning_source() const override { return m_tuning_source; }
+  /// The tuner's result when this case tuned (rather than read the cache).
+  const std::optional<TuningResult>& tuning_result() const { return m_tuning_result; }
 
  private:
   void setup();
+  void apply_tuning(Backend backend);
 
   CaseOptions m_options;
   mesh::TetMesh m_mesh;
@@ -61,7 +72,8 @@ class TetCase final : public Case {
   PointFunction m_initial;
   double m_final_time = 0, m_dt = 0;
   int m_steps = 0;
-  std::string m_bc_summary, m_initial_summary;
+  std::string m_bc_summary, m_initial_summary, m_tuning_source;
+  std::optional<TuningResult> m_tuning_result;
 };
 
 }  // namespace dgk::physics

@@ -19,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "dgk/backends/ceilings.hpp"
+#include "dgk/backends/device.hpp"
 #include "dgk/backends/memory.hpp"
 #include "dgk/basis/bernstein_tet.hpp"
 #include "dgk/basis/tetrahedron.hpp"
@@ -33,11 +34,13 @@
 #include "dgk/kernels/bernstein_tet/kernels.hpp"
 #include "dgk/kernels/nodal_tet/blocked.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
+#include "dgk/kernels/nodal_tet/tuned.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/distribution.hpp"
 #include "dgk/physics/nodal_state.hpp"
 #include "dgk/physics/tet_kernels.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 
 namespace dgk::physics {
 
@@ -56,11 +59,14 @@ kernels::nodal_tet::LaunchShape default_launch_shape(int order) {
 }
 
 template <class Physics, class Real, class ExecutionSpace>
-class TetSolver final : public Simulation {
+class TetSolver final : public Simulation, public NodalTunable {
  public:
   using Mem = typename ExecutionSpace::memory_space;
   using FieldView = kernels::nodal_tet::Fields<Real, Mem>;
   static constexpr int nf = Physics::num_fields;
+  using NodalTuning = kernels::nodal_tet::NodalTuning;
+  using StageKernel = kernels::nodal_tet::StageKernel;
+  using LiftMode = kernels::nodal_tet::LiftMode;
 
   /// bc_of_tag[tag] is the physics' boundary-condition code for each boundary tag of the mesh.
   /// With a Distribution, `mesh` is this rank's part (owned elements, then ghosts: see
@@ -168,6 +174,13 @@ class TetSolver final : public Simulation {
     m_rhs = FieldView("dgk::nodal_tet::rhs", K, nf, np);
     m_flux = FieldView("dgk::nodal_tet::flux", K, nf, 4 * nfp);
     if (m_dist) m_halo = HaloExchange<ExecutionSpace, Real>(*m_dist->comm, m_dist->part.links, nf, np);
+    // The tuned family runs the straightforward kernels until a tuning is set.
+    if (m_kernels.family == TetKernelFamily::Tuned) {
+      if (m_kernels.tuned)
+        set_tuning(m_kernels.tuning);
+      else
+        m_kernels.tuning = {};
+    }
   }
 
   // --- stages, separately callable -----------------------------------------------------------
@@ -177,6 +190,13 @@ class TetSolver final : public Simulation {
       switch (m_kernels.family) {
         case TetKernelFamily::Thread: kernels_for<N>().volume(m_space, m_shape.volume_team); break;
         case TetKernelFamily::Blocked: blocked_for<N>().volume(m_space); break;
+        case TetKernelFamily::Tuned:
+          switch (m_kernels.tuning.volume) {
+            case StageKernel::Thread: kernels_for<N>().volume(m_space, m_shape.volume_team); break;
+            case StageKernel::Micro: tuned_for<N>(m_kernels.tuning.volume_shape).micro_volume(m_space); break;
+            case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.volume_shape).batched_volume(m_space); break;
+          }
+          break;
         default: bernstein_for<N>().volume(m_space, m_shape.volume_team); break;
       }
     });
@@ -196,9 +216,29 @@ class TetSolver final : public Simulation {
       switch (m_kernels.family) {
         case TetKernelFamily::Thread: kernels_for<N>().lift(m_space, m_shape.lift_team); break;
         case TetKernelFamily::Blocked: blocked_for<N>().lift(m_space); break;
+        case TetKernelFamily::Tuned:
+          switch (m_kernels.tuning.lift) {
+            case StageKernel::Thread: kernels_for<N>().lift(m_space, m_shape.lift_team); break;
+            case StageKernel::Micro:
+              tuned_for<N>(m_kernels.tuning.lift_shape).micro_lift(m_space, 0, m_mesh.num_elements);
+              break;
+            case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.lift_shape).batched_lift(m_space); break;
+          }
+          break;
         case TetKernelFamily::Sparse: bernstein_for<N>().lift_sparse(m_space, m_shape.lift_team); break;
         case TetKernelFamily::Optimal: bernstein_for<N>().lift_optimal(m_space, m_shape.lift_team); break;
       }
+    });
+  }
+  /// The fused kernel of the tuned family (gather and lift, and in the fused-update mode the
+  /// LSERK update into the second field buffer) for elements [begin, end).
+  void fused(int begin, int end, double a = 0, double b = 0, double dt = 0) const {
+    dispatch_order(m_order, [&](auto n) {
+      auto k = tuned_for<decltype(n)::value>(m_kernels.tuning.lift_shape);
+      k.a = Real(a);
+      k.b = Real(b);
+      k.dt = Real(dt);
+      k.micro_lift(m_space, begin, end);
     });
   }
   void update(double a, double b, double dt) const {
@@ -206,8 +246,21 @@ class TetSolver final : public Simulation {
   }
   /// rhs = volume + lift(surface) at the current fields. In a distributed run the face traces
   /// travel while the volume kernel and the faces of the elements without ghost neighbours run;
-  /// then the remaining faces, then the lift.
+  /// then the remaining faces, then the lift. (Not in the fused-update mode, whose stage()
+  /// never forms the whole rhs.)
   void evaluate_rhs() {
+    DGK_THROW_IF(mode() == LiftMode::FusedUpdate, "TetSolver::evaluate_rhs: the fused-update kernels update the "
+                                                  "fields in the same kernel; use stage()");
+    if (mode() == LiftMode::FusedLift) {
+      m_halo.overlap(
+          m_space, m_q,
+          [&] {
+            volume();
+            fused(0, m_own.interior);
+          },
+          [&] { fused(m_own.interior, m_mesh.num_elements); });
+      return;
+    }
     m_halo.overlap(
         m_space, m_q,
         [&] {
@@ -217,13 +270,42 @@ class TetSolver final : public Simulation {
         [&] { surface(m_own.interior, m_mesh.num_elements); });
     lift();
   }
+  /// One LSERK stage: rhs at the current fields, then res = a res + dt rhs; q += b res.
+  void stage(double a, double b, double dt) {
+    if (mode() != LiftMode::FusedUpdate) {
+      evaluate_rhs();
+      update(a, b, dt);
+      return;
+    }
+    m_halo.overlap(
+        m_space, m_q,
+        [&] {
+          volume();
+          fused(0, m_own.interior, a, b, dt);
+        },
+        [&] { fused(m_own.interior, m_mesh.num_elements, a, b, dt); });
+    std::swap(m_q, m_q_next);
+  }
   /// The trace exchange alone (a distributed run), for timing what overlapping hides.
   void exchange() { m_halo.exchange(m_space, m_q); }
-  /// The stages of evaluate_rhs without the exchange (a distributed run's compute alone).
-  void evaluate_rhs_local() const {
+  /// One stage without the exchange (a distributed run's compute alone).
+  void stage_local(double a, double b, double dt) {
     volume();
-    surface();
-    lift();
+    switch (mode()) {
+      case LiftMode::Split:
+        surface();
+        lift();
+        update(a, b, dt);
+        break;
+      case LiftMode::FusedLift:
+        fused(0, m_mesh.num_elements);
+        update(a, b, dt);
+        break;
+      case LiftMode::FusedUpdate:
+        fused(0, m_mesh.num_elements, a, b, dt);
+        std::swap(m_q, m_q_next);
+        break;
+    }
   }
   /// The run's distribution, or null on one rank.
   const Distribution* distribution() const { return m_dist.get(); }
@@ -286,10 +368,7 @@ class TetSolver final : public Simulation {
   }
 
   void step(double dt) override {
-    for (int s = 0; s < Lserk4::stages; ++s) {
-      evaluate_rhs();
-      update(Lserk4::a[s], Lserk4::b[s], dt);
-    }
+    for (int s = 0; s < Lserk4::stages; ++s) stage(Lserk4::a[s], Lserk4::b[s], dt);
     m_time += dt;
   }
   double time() const override { return m_time; }
@@ -370,6 +449,19 @@ class TetSolver final : public Simulation {
     c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
     // update: 5 flops per value; reads q, res, rhs, writes q, res.
     c[3] = {"update", K * nf * np * 5, K * nf * np * 5 * w};
+    if (mode() != LiftMode::Split) {
+      // The fused kernel: the gather's and the lift's flops; its traffic is the gather's without
+      // the flux store, and the lift's without the flux load.
+      const double gather_bytes = K * (4 * nfp * (nf * w + 4) + (16 + 2) * w + 16);
+      StageCost fused{"surface+lift", c[1].flops + c[2].flops, gather_bytes + K * nf * 2 * np * w};
+      if (mode() == LiftMode::FusedLift) return {c[0], fused, c[3]};
+      // ... and the update's: reads rhs, res and q, writes res and the new q (the element's own
+      // trace is part of its q, read once).
+      fused.name = "surface+lift+update";
+      fused.flops += c[3].flops;
+      fused.bytes = gather_bytes - K * 4 * nfp * nf * w + K * nf * np * 5 * w;
+      return {c[0], fused};
+    }
     if (bernstein()) {
       // Only the useful (non-padding) entries of the sparse operators count; the memory traffic
       // is that of the nodal stages (the sparse tables are small and stay in cache).
@@ -399,11 +491,25 @@ class TetSolver final : public Simulation {
   StageTimes time_stages(int reps) override {
     StageTimes t;
     auto measure = [&](auto&& f) { return backends::median_seconds(m_space, reps, f); };
-    t.seconds.push_back(measure([&] { volume(); }));
-    t.seconds.push_back(measure([&] { surface(); }));
-    t.seconds.push_back(measure([&] { lift(); }));
     // a = 1, b = 0 keeps the fields unchanged while doing the full update's memory traffic.
-    t.seconds.push_back(measure([&] { update(1.0, 0.0, 0.0); }));
+    t.seconds.push_back(measure([&] { volume(); }));
+    switch (mode()) {
+      case LiftMode::Split:
+        t.seconds.push_back(measure([&] { surface(); }));
+        t.seconds.push_back(measure([&] { lift(); }));
+        t.seconds.push_back(measure([&] { update(1.0, 0.0, 0.0); }));
+        break;
+      case LiftMode::FusedLift:
+        t.seconds.push_back(measure([&] { fused(0, m_mesh.num_elements); }));
+        t.seconds.push_back(measure([&] { update(1.0, 0.0, 0.0); }));
+        break;
+      case LiftMode::FusedUpdate:
+        t.seconds.push_back(measure([&] {
+          fused(0, m_mesh.num_elements, 1.0, 0.0, 0.0);
+          std::swap(m_q, m_q_next);
+        }));
+        break;
+    }
     return t;
   }
   int stages_per_step() const override { return Lserk4::stages; }
@@ -414,21 +520,109 @@ class TetSolver final : public Simulation {
       comm().barrier();
       return comm().max(backends::median_seconds(m_space, reps, f));
     };
-    const double stage = measure([&] {
-      evaluate_rhs();
-      update(1.0, 0.0, 0.0);
-    });
-    if (!m_halo.active()) return {stage, stage, 0.0};
-    const double compute = measure([&] {
-      evaluate_rhs_local();
-      update(1.0, 0.0, 0.0);
-    });
-    return {stage, compute, measure([&] { exchange(); })};
+    const double whole = measure([&] { stage(1.0, 0.0, 0.0); });
+    if (!m_halo.active()) return {whole, whole, 0.0};
+    const double compute = measure([&] { stage_local(1.0, 0.0, 0.0); });
+    return {whole, compute, measure([&] { exchange(); })};
   }
   /// Values each exchange sends from this rank (every field of every trace slot).
   std::size_t exchange_values() const { return m_halo.values_sent(); }
 
+  // --- NodalTunable ------------------------------------------------------------------------
+  std::string infeasible(const NodalTuning& t) const override {
+    if (bernstein()) return "the tuned kernels are those of the nodal basis";
+    std::string why;
+    auto valid = [&](const kernels::nodal_tet::MicroShape& s, const char* what) {
+      std::ostringstream o;
+      if (s.elements < 1 || s.sequential < 1 ||
+          (s.inline_blocks != 1 && s.inline_blocks != 2 && s.inline_blocks != 4))
+        o << what << ": k = " << s.elements << ", w_i = " << s.inline_blocks << ", w_s = " << s.sequential
+          << " (expected k >= 1, w_i in {1, 2, 4}, w_s >= 1)";
+      return o.str();
+    };
+    if (t.volume == StageKernel::Micro) why = valid(t.volume_shape, "volume");
+    if (why.empty() && (t.lift == StageKernel::Micro || t.mode != LiftMode::Split))
+      why = valid(t.lift_shape, "lift");
+    if (why.empty() && t.batch < 1) why = "batched: " + std::to_string(t.batch) + " elements per team";
+    if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro)
+      why = "the fused modes run the micro lift kernel";
+    if (!why.empty()) return why;
+    dispatch_order(m_order, [&](auto n) {
+      constexpr int N = decltype(n)::value;
+      auto join = [&](const std::string& part, const std::string& w) {
+        if (!w.empty()) why += (why.empty() ? "" : "; ") + part + ": " + w;
+      };
+      if (t.volume != StageKernel::Thread)
+        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
+      if (t.lift != StageKernel::Thread)
+        join("lift", tuned_for<N>(t.lift_shape, t).infeasible_lift(m_space, t.lift == StageKernel::Batched));
+    });
+    return why;
+  }
+  void set_tuning(const NodalTuning& t) override {
+    const std::string why = infeasible(t);
+    DGK_THROW_IF(!why.empty(), "tuned kernels (" << to_string(t) << ") for order " << m_order << ": " << why);
+    m_kernels.family = TetKernelFamily::Tuned;
+    m_kernels.tuning = t;
+    m_kernels.tuned = true;
+    if (t.mode == LiftMode::FusedUpdate && m_q_next.extent(0) != m_q.extent(0)) {
+      backends::require_memory<ExecutionSpace>(double(m_q.span()) * sizeof(Real), [&] {
+        return "the second field buffer of the fused-update kernels, order " + std::to_string(m_order);
+      });
+      m_q_next = FieldView("dgk::nodal_tet::q_next", m_q.extent(0), nf, m_ref.np);
+      Kokkos::deep_copy(m_space, m_q_next, m_q);
+    }
+  }
+  double time_part(TunedPart part, int reps) override {
+    auto measure = [&](auto&& f) {
+      comm().barrier();
+      return comm().max(backends::median_seconds(m_space, reps, f));
+    };
+    switch (part) {
+      case TunedPart::Volume: return measure([&] { volume(); });
+      case TunedPart::Lift:
+        if (mode() == LiftMode::Split) return measure([&] { lift(); });
+        return measure([&] {
+          fused(0, m_mesh.num_elements, 1.0, 0.0, 0.0);
+          if (mode() == LiftMode::FusedUpdate) std::swap(m_q, m_q_next);
+        });
+      case TunedPart::Stage: break;
+    }
+    return measure([&] { stage(1.0, 0.0, 0.0); });
+  }
+  int nodes_per_element() const override { return m_ref.np; }
+  bool host_kernels() const override {
+    return Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  }
+  std::string device() const override { return backends::device_name<ExecutionSpace>(); }
+  /// The kernels this solver runs (the tuned family's choice included).
+  const TetKernels& kernels() const { return m_kernels; }
+
  private:
+  LiftMode mode() const {
+    return m_kernels.family == TetKernelFamily::Tuned ? m_kernels.tuning.mode : LiftMode::Split;
+  }
+  template <int N>
+  kernels::nodal_tet::TunedKernels<N, Physics, ExecutionSpace, Real> tuned_for(
+      const kernels::nodal_tet::MicroShape& shape) const {
+    return tuned_for<N>(shape, m_kernels.tuning);
+  }
+  template <int N>
+  kernels::nodal_tet::TunedKernels<N, Physics, ExecutionSpace, Real> tuned_for(
+      const kernels::nodal_tet::MicroShape& shape, const NodalTuning& t) const {
+    kernels::nodal_tet::TunedKernels<N, Physics, ExecutionSpace, Real> k;
+    k.ops = m_ops;
+    k.mesh = m_mesh;
+    k.q = m_q;
+    k.rhs = m_rhs;
+    k.flux = m_flux;
+    k.res = m_res;
+    k.q_out = m_q_next;
+    k.shape = shape;
+    k.mode = t.mode;
+    k.batch = t.batch;
+    return k;
+  }
   template <int N>
   kernels::nodal_tet::TeamKernels<N, Physics, ExecutionSpace, Real> kernels_for() const {
     return {m_ops, m_mesh, m_q, m_rhs, m_flux};
@@ -481,6 +675,7 @@ class TetSolver final : public Simulation {
   kernels::bernstein_tet::Operators<Real, Mem> m_bops;
   kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
   FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
+  FieldView m_q_next;                   // the fused-update kernels' second field buffer
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
   nodal_state::Ownership<Mem> m_own;

@@ -25,6 +25,54 @@ struct LaunchShape {
   int lift_team = 1;
 };
 
+/// The physics' volume term at one node of element e from the reference derivatives of its
+/// fields (dr = D_r q, ...): the chain rule through the element's metric terms, then the
+/// physics with the element's material. Shared by every volume kernel.
+template <class Physics, class Real, class Mem>
+KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, const Real (&dr)[Physics::num_fields],
+                                        const Real (&ds)[Physics::num_fields], const Real (&dt)[Physics::num_fields],
+                                        Real (&out)[Physics::num_fields]) {
+  constexpr int nf = Physics::num_fields;
+  Real g[9];
+  for (int c = 0; c < 9; ++c) g[c] = mesh.drdx(e, c);
+  const Real mat[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+  Real grad[3][nf];
+  for (int f = 0; f < nf; ++f) {
+    grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
+    grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
+    grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
+  }
+  Physics::volume(grad, mat, out);
+}
+
+/// The scaled numerical flux Fscale n.(F(u-) - F*) at face node k (0 <= k < 4 nfp, face-major)
+/// of element e: the flux gather of one face node, shared by every kernel that computes it.
+template <class Physics, class Real, class Mem, class FieldView>
+KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, const MeshData<Real, Mem>& mesh,
+                                           const FieldView& q, int e, int k, Real (&out)[Physics::num_fields]) {
+  constexpr int nf = Physics::num_fields;
+  const int nfp = static_cast<int>(ops.fmask.extent(1)), np = static_cast<int>(q.extent(2));
+  const int face = k / nfp;
+  const int node = ops.fmask(face, k % nfp);
+  const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
+  const Real fscale = mesh.face(e, face, 3);
+  const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+  Real qm[nf], qp[nf];
+  for (int f = 0; f < nf; ++f) qm[f] = q(e, f, node);
+  const int code = mesh.bc(e, face);
+  if (code < 0) {
+    const int p = mesh.mapP(e, k);
+    const int ep = p / np, jp = p % np;
+    for (int f = 0; f < nf; ++f) qp[f] = q(ep, f, jp);
+    const Real mp[2] = {mesh.material(ep, 0), mesh.material(ep, 1)};
+    Physics::numerical_flux(n, qm, qp, mm, mp, out);
+  } else {
+    Physics::boundary_state(code, n, qm, qp);
+    Physics::numerical_flux(n, qm, qp, mm, mm, out);
+  }
+  for (int f = 0; f < nf; ++f) out[f] *= fscale;
+}
+
 template <int N, class Physics, class ExecutionSpace, class Real>
 struct TeamKernels {
   using S = Sizes<N>;
@@ -47,9 +95,6 @@ struct TeamKernels {
       sq(k / np, k % np) = q(e, k / np, k % np);
     });
     m.team_barrier();
-    Real g[9];
-    for (int c = 0; c < 9; ++c) g[c] = mesh.drdx(e, c);
-    const Real mat[2] = {mesh.material(e, 0), mesh.material(e, 1)};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int i) {
       Real dr[nf], ds[nf], dt[nf];
       for (int f = 0; f < nf; ++f) dr[f] = ds[f] = dt[f] = Real(0);
@@ -62,40 +107,18 @@ struct TeamKernels {
           dt[f] += c * v;
         }
       }
-      Real grad[3][nf];
-      for (int f = 0; f < nf; ++f) {
-        grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
-        grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
-        grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
-      }
       Real out[nf];
-      Physics::volume(grad, mat, out);
+      volume_term<Physics>(mesh, e, dr, ds, dt, out);
       for (int f = 0; f < nf; ++f) rhs(e, f, i) = out[f];
     });
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(TagSurface, const Member& m) const {
     const int e = first + m.league_rank();
-    const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 4 * nfp), [&](const int k) {
-      const int face = k / nfp;
-      const int node = ops.fmask(face, k % nfp);
-      const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
-      const Real fscale = mesh.face(e, face, 3);
-      Real qm[nf], qp[nf], out[nf];
-      for (int f = 0; f < nf; ++f) qm[f] = q(e, f, node);
-      const int code = mesh.bc(e, face);
-      if (code < 0) {
-        const int p = mesh.mapP(e, k);
-        const int ep = p / np, jp = p % np;
-        for (int f = 0; f < nf; ++f) qp[f] = q(ep, f, jp);
-        const Real mp[2] = {mesh.material(ep, 0), mesh.material(ep, 1)};
-        Physics::numerical_flux(n, qm, qp, mm, mp, out);
-      } else {
-        Physics::boundary_state(code, n, qm, qp);
-        Physics::numerical_flux(n, qm, qp, mm, mm, out);
-      }
-      for (int f = 0; f < nf; ++f) flux(e, f, k) = fscale * out[f];
+      Real out[nf];
+      face_node_flux<Physics>(ops, mesh, q, e, k, out);
+      for (int f = 0; f < nf; ++f) flux(e, f, k) = out[f];
     });
   }
 

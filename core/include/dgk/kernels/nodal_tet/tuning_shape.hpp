@@ -1,0 +1,36 @@
+// Run-time parameters of the tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp): plain data,
+// so that the autotuner, its cache and the command line use them without Kokkos.
+#pragma once
+
+namespace dgk::kernels::nodal_tet {
+
+/// What a micro kernel stages in team scratch ("field in shared", "operator in shared", both).
+enum class Staging { Fields = 1, Operator = 2, Both = 3 };
+/// How the lift meets the flux gather and the update.
+enum class LiftMode { Split, FusedLift, FusedUpdate };
+/// Which implementation a stage runs.
+enum class StageKernel { Thread, Micro, Batched };
+
+/// Work distribution of a micro kernel (the parameters of paper 000, Table 3).
+struct MicroShape {
+  int elements = 1;       ///< k, elements per microblock
+  int inline_blocks = 1;  ///< w_i, microblocks per thread: 1, 2 or 4
+  int sequential = 1;     ///< w_s, groups a team handles one after the other
+  Staging staging = Staging::Fields;
+  /// Elements per team.
+  int team_elements() const { return elements * inline_blocks * sequential; }
+};
+
+/// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
+/// meets the gather and the update. Thread is TeamKernels (one team per element); Batched uses
+/// `batch` elements per team; the fused modes run the micro lift.
+struct NodalTuning {
+  StageKernel volume = StageKernel::Thread;
+  MicroShape volume_shape;
+  StageKernel lift = StageKernel::Thread;
+  MicroShape lift_shape;
+  LiftMode mode = LiftMode::Split;
+  int batch = 1;
+};
+
+}  // namespace dgk::kernels::nodal_tet

@@ -1,0 +1,94 @@
+// The autotuner of the nodal tetrahedral kernels (paper 000, section 6): for one (case, order,
+// precision, execution space, device) it times the variants of dgk/kernels/nodal_tet/tuned.hpp
+// on the run's own mesh, keeps the fastest, and remembers the choice in a cache file so that
+// later runs on the same device use it without timing again.
+//
+// The search, stage by stage (each timing is the median of `reps` fenced launches after a
+// warm-up; in a distributed run the slowest rank's, so every rank makes the same choice):
+//  1. volume: the thread kernel, the batched kernel for a few team sizes, and the micro kernel:
+//     first every microblock size k (k np within the team limit, padding waste bounded) with every
+//     staging at w_i = w_s = 1, then w_i x w_s for the three best (k, staging);
+//  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
+//     thread, batched and micro), fused lift (gather and lift in one kernel), fused update (also
+//     the LSERK update);
+//  3. the whole RK stage for the best of each mode, with the best volume kernel: the fastest
+//     stage wins.
+// Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dgk/kernels/nodal_tet/tuning_shape.hpp"
+
+namespace dgk::physics {
+
+enum class TunedPart { Volume, Lift, Stage };
+
+/// What the tuner needs of a solver (TetSolver implements it).
+class NodalTunable {
+ public:
+  virtual ~NodalTunable() = default;
+  /// Why `t` cannot run on this solver's execution space (empty if it can).
+  virtual std::string infeasible(const kernels::nodal_tet::NodalTuning& t) const = 0;
+  /// Runs the tuned family with `t` from now on; throws dgk::Error if it cannot run.
+  virtual void set_tuning(const kernels::nodal_tet::NodalTuning& t) = 0;
+  /// Median seconds of a part of the current tuning: the volume kernel, the lift kernel (split:
+  /// the lift alone; fused: the fused kernel, gather included), or one whole RK stage. Leaves
+  /// the state valid (the update runs with a = 1, b = dt = 0). Collective in a distributed run.
+  virtual double time_part(TunedPart part, int reps) = 0;
+  /// Nodes per element, and whether the kernels run on the host (one thread per team).
+  virtual int nodes_per_element() const = 0;
+  virtual bool host_kernels() const = 0;
+  /// The hardware, in words (part of the cache key).
+  virtual std::string device() const = 0;
+};
+
+/// What a tuning is for.
+struct TuningKey {
+  std::string physics;    ///< "maxwell3d", "acoustic3d"
+  int order = 1;
+  std::string precision;  ///< "float", "double"
+  std::string backend;    ///< "cuda", "openmp", "serial"
+  std::string device;
+};
+
+struct TuningTrial {
+  std::string part;  ///< "volume", "lift split", "lift fused-lift", "lift fused-update", "stage"
+  kernels::nodal_tet::NodalTuning tuning;
+  double seconds = 0;
+};
+
+struct TuningResult {
+  kernels::nodal_tet::NodalTuning choice;
+  double stage_seconds = 0;     ///< one RK stage with the choice
+  double baseline_seconds = 0;  ///< one RK stage with the straightforward (thread) kernels
+  int elements = 0;             ///< of the mesh it was timed on
+  std::vector<TuningTrial> trials;
+};
+
+/// Times the candidates on `solver` and leaves it running the fastest. `log`, if given, gets one
+/// line per stage of the search.
+TuningResult tune_nodal(NodalTunable& solver, int elements, int reps = 5, std::ostream* log = nullptr);
+
+/// The tuning cache: a JSON file of choices by key. The path is $DGK_TUNING_CACHE, else
+/// ${XDG_CACHE_HOME:-$HOME/.cache}/dgk/tuning.json.
+class TuningCache {
+ public:
+  explicit TuningCache(std::string path = default_path());
+  static std::string default_path();
+  const std::string& path() const { return m_path; }
+  /// The stored choice for `key`, if any. Throws dgk::Error naming the file and the entry if the
+  /// file exists but cannot be read as a tuning cache.
+  std::optional<TuningResult> find(const TuningKey& key) const;
+  /// Adds or replaces the entry of `key` (the file is rewritten whole, through a temporary file
+  /// renamed into place, so a reader never sees half a file).
+  void store(const TuningKey& key, const TuningResult& result) const;
+
+ private:
+  std::string m_path;
+};
+
+}  // namespace dgk::physics

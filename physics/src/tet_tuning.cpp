@@ -1,0 +1,314 @@
+#include "dgk/physics/tet_tuning.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "dgk/core/error.hpp"
+#include "dgk/physics/tet_kernels.hpp"
+
+namespace dgk::physics {
+
+using kernels::nodal_tet::LiftMode;
+using kernels::nodal_tet::MicroShape;
+using kernels::nodal_tet::NodalTuning;
+using kernels::nodal_tet::StageKernel;
+using kernels::nodal_tet::Staging;
+
+namespace {
+
+// Microblock sizes worth timing: on the GPU every k whose k np threads fit a team of at most
+// 1024 and waste at most a quarter of the padded team (k = 1 always); on the host, where a team
+// is one thread and k only sets how many elements it takes, a few sizes.
+std::vector<int> microblock_sizes(int np, bool host) {
+  if (host) return {1, 4, 16};
+  std::vector<int> ks;
+  for (int k : {1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64}) {
+    const int threads = k * np, padded = (threads + 31) / 32 * 32;
+    if (padded > 1024) break;
+    if (k == 1 || 4 * threads >= 3 * padded) ks.push_back(k);
+  }
+  return ks;
+}
+
+struct Search {
+  NodalTunable& solver;
+  int reps;
+  std::ostream* log;
+  std::vector<TuningTrial>& trials;
+
+  // Times `part` of each candidate that can run; returns them sorted fastest first.
+  std::vector<TuningTrial> time_all(const std::vector<NodalTuning>& candidates, TunedPart part, const std::string& name) {
+    std::vector<TuningTrial> timed;
+    for (const auto& c : candidates) {
+      if (!solver.infeasible(c).empty()) continue;
+      solver.set_tuning(c);
+      timed.push_back({name, c, solver.time_part(part, reps)});
+      trials.push_back(timed.back());
+    }
+    std::stable_sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    return timed;
+  }
+
+  // The micro kernel's shapes for one stage, searched as the file comment of tet_tuning.hpp says.
+  std::vector<TuningTrial> micro(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
+    auto with = [&](const MicroShape& s) {
+      NodalTuning t = base;
+      (volume ? t.volume_shape : t.lift_shape) = s;
+      (volume ? t.volume : t.lift) = StageKernel::Micro;
+      return t;
+    };
+    std::vector<NodalTuning> first;
+    for (int k : microblock_sizes(solver.nodes_per_element(), solver.host_kernels()))
+      for (Staging st : {Staging::Fields, Staging::Operator, Staging::Both}) first.push_back(with({k, 1, 1, st}));
+    auto best = time_all(first, part, name);
+    std::vector<NodalTuning> second;
+    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) {
+      const auto& s = volume ? best[b].tuning.volume_shape : best[b].tuning.lift_shape;
+      for (int wi : {1, 2, 4})
+        for (int ws : {1, 2, 4})
+          if (wi > 1 || ws > 1) second.push_back(with({s.elements, wi, ws, s.staging}));
+    }
+    auto more = time_all(second, part, name);
+    best.insert(best.end(), more.begin(), more.end());
+    std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    return best;
+  }
+
+  void say(const std::string& what, const TuningTrial& t) {
+    if (log) *log << "  " << std::left << std::setw(22) << what << std::right << std::setw(10) << std::fixed
+                  << std::setprecision(4) << t.seconds * 1e3 << " ms  " << to_string(t.tuning) << "\n";
+  }
+};
+
+}  // namespace
+
+TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostream* log) {
+  TuningResult result;
+  result.elements = elements;
+  Search search{solver, reps, log, result.trials};
+  const NodalTuning baseline;  // thread volume, split thread lift
+
+  // 1. Volume.
+  std::vector<NodalTuning> volume = {baseline};
+  for (int b : {1, 2, 4, 8}) {
+    NodalTuning t = baseline;
+    t.volume = StageKernel::Batched;
+    t.batch = b;
+    volume.push_back(t);
+  }
+  auto vol = search.time_all(volume, TunedPart::Volume, "volume");
+  auto vol_micro = search.micro(baseline, true, TunedPart::Volume, "volume");
+  vol.insert(vol.end(), vol_micro.begin(), vol_micro.end());
+  std::stable_sort(vol.begin(), vol.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+  DGK_THROW_IF(vol.empty(), "tune_nodal: no volume kernel can run on this device");
+  search.say("volume", vol.front());
+  NodalTuning best = baseline;
+  best.volume = vol.front().tuning.volume;
+  best.volume_shape = vol.front().tuning.volume_shape;
+  if (best.volume == StageKernel::Batched) best.batch = vol.front().tuning.batch;
+
+  // 2. Lift, in each mode, with the chosen volume kernel.
+  std::vector<NodalTuning> finalists;
+  {
+    std::vector<NodalTuning> split = {best};
+    if (best.volume != StageKernel::Batched)
+      for (int b : {1, 2, 4, 8}) {
+        NodalTuning t = best;
+        t.lift = StageKernel::Batched;
+        t.batch = b;
+        split.push_back(t);
+      }
+    else {
+      NodalTuning t = best;
+      t.lift = StageKernel::Batched;
+      split.push_back(t);
+    }
+    auto lift = search.time_all(split, TunedPart::Lift, "lift split");
+    auto lift_micro = search.micro(best, false, TunedPart::Lift, "lift split");
+    lift.insert(lift.end(), lift_micro.begin(), lift_micro.end());
+    std::stable_sort(lift.begin(), lift.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    search.say("lift (split)", lift.front());
+    finalists.push_back(lift.front().tuning);
+  }
+  for (LiftMode mode : {LiftMode::FusedLift, LiftMode::FusedUpdate}) {
+    NodalTuning t = best;
+    t.mode = mode;
+    const std::string name = mode == LiftMode::FusedLift ? "lift fused-lift" : "lift fused-update";
+    auto fused = search.micro(t, false, TunedPart::Lift, name);
+    if (fused.empty()) continue;
+    search.say(mode == LiftMode::FusedLift ? "surface+lift" : "surface+lift+update", fused.front());
+    finalists.push_back(fused.front().tuning);
+  }
+
+  // 3. Whole stages.
+  auto stages = search.time_all(finalists, TunedPart::Stage, "stage");
+  DGK_THROW_IF(stages.empty(), "tune_nodal: no stage could run");
+  auto base_stage = search.time_all({baseline}, TunedPart::Stage, "stage (thread)");
+  result.choice = stages.front().tuning;
+  result.stage_seconds = stages.front().seconds;
+  result.baseline_seconds = base_stage.empty() ? 0 : base_stage.front().seconds;
+  solver.set_tuning(result.choice);
+  if (log) {
+    *log << "  stage: " << std::setprecision(4) << result.stage_seconds * 1e3 << " ms tuned, "
+         << result.baseline_seconds * 1e3 << " ms thread kernels ("
+         << std::setprecision(2) << result.baseline_seconds / result.stage_seconds << "x), "
+         << result.trials.size() << " timings\n";
+    log->unsetf(std::ios::floatfield);
+  }
+  return result;
+}
+
+// --- cache --------------------------------------------------------------------------------------
+
+namespace {
+
+const char* staging_name(Staging s) {
+  return s == Staging::Fields ? "fields" : (s == Staging::Operator ? "operator" : "both");
+}
+const char* kernel_name(StageKernel k) {
+  return k == StageKernel::Thread ? "thread" : (k == StageKernel::Micro ? "micro" : "batched");
+}
+const char* mode_name(LiftMode m) {
+  return m == LiftMode::Split ? "split" : (m == LiftMode::FusedLift ? "fused-lift" : "fused-update");
+}
+
+nlohmann::json shape_json(const MicroShape& s) {
+  return {{"k", s.elements}, {"wi", s.inline_blocks}, {"ws", s.sequential}, {"staged", staging_name(s.staging)}};
+}
+
+nlohmann::json tuning_json(const NodalTuning& t) {
+  return {{"volume", kernel_name(t.volume)}, {"volume_shape", shape_json(t.volume_shape)},
+          {"lift", kernel_name(t.lift)},     {"lift_shape", shape_json(t.lift_shape)},
+          {"mode", mode_name(t.mode)},       {"batch", t.batch}};
+}
+
+template <class Enum, std::size_t M>
+Enum named(const nlohmann::json& j, const char* key, const char* const (&names)[M], const Enum (&values)[M]) {
+  const std::string s = j.at(key).get<std::string>();
+  for (std::size_t i = 0; i < M; ++i)
+    if (s == names[i]) return values[i];
+  std::string list;
+  for (const char* n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+  DGK_THROW_IF(true, "'" << key << "' is '" << s << "' (expected " << list << ")");
+}
+
+MicroShape shape_of(const nlohmann::json& j) {
+  MicroShape s;
+  s.elements = j.at("k").get<int>();
+  s.inline_blocks = j.at("wi").get<int>();
+  s.sequential = j.at("ws").get<int>();
+  s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
+  return s;
+}
+
+NodalTuning tuning_of(const nlohmann::json& j) {
+  NodalTuning t;
+  const StageKernel kinds[] = {StageKernel::Thread, StageKernel::Micro, StageKernel::Batched};
+  t.volume = named(j, "volume", {"thread", "micro", "batched"}, kinds);
+  t.volume_shape = shape_of(j.at("volume_shape"));
+  t.lift = named(j, "lift", {"thread", "micro", "batched"}, kinds);
+  t.lift_shape = shape_of(j.at("lift_shape"));
+  t.mode = named(j, "mode", {"split", "fused-lift", "fused-update"},
+                 {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate});
+  t.batch = j.at("batch").get<int>();
+  return t;
+}
+
+nlohmann::json key_json(const TuningKey& k) {
+  return {{"physics", k.physics}, {"order", k.order}, {"precision", k.precision}, {"backend", k.backend},
+          {"device", k.device}};
+}
+
+nlohmann::json read_cache(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {{"format", "dgk tuning cache"}, {"version", 1}, {"entries", nlohmann::json::array()}};
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    DGK_THROW_IF(true, "tuning cache " << path << " is not valid JSON (" << e.what()
+                                       << "); delete it, or point DGK_TUNING_CACHE elsewhere");
+  }
+  DGK_THROW_IF(!j.is_object() || j.value("format", "") != "dgk tuning cache" || !j.contains("entries") ||
+                   !j["entries"].is_array(),
+               "tuning cache " << path << " is not a dgk tuning cache (expected an object with \"format\": \"dgk "
+                               << "tuning cache\" and an \"entries\" array)");
+  return j;
+}
+
+}  // namespace
+
+TuningCache::TuningCache(std::string path) : m_path(std::move(path)) {}
+
+std::string TuningCache::default_path() {
+  if (const char* p = std::getenv("DGK_TUNING_CACHE"); p && *p) return p;
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    base = std::string(h) + "/.cache";
+  else
+    base = ".";
+  return base + "/dgk/tuning.json";
+}
+
+std::optional<TuningResult> TuningCache::find(const TuningKey& key) const {
+  const auto j = read_cache(m_path);
+  const auto want = key_json(key);
+  std::size_t index = 0;
+  for (const auto& entry : j["entries"]) {
+    ++index;
+    try {
+      DGK_THROW_IF(!entry.is_object() || !entry.contains("key") || !entry["key"].is_object() ||
+                       !entry.contains("choice"),
+                   "expected an object with a \"key\" object and a \"choice\"");
+      if (entry.at("key") != want) continue;
+      TuningResult r;
+      r.choice = tuning_of(entry.at("choice"));
+      r.stage_seconds = entry.value("stage_seconds", 0.0);
+      r.baseline_seconds = entry.value("baseline_seconds", 0.0);
+      r.elements = entry.value("elements", 0);
+      return r;
+    } catch (const std::exception& e) {
+      DGK_THROW_IF(true, "tuning cache " << m_path << ", entry " << index << ": " << e.what());
+    }
+  }
+  return std::nullopt;
+}
+
+void TuningCache::store(const TuningKey& key, const TuningResult& result) const {
+  auto j = read_cache(m_path);
+  const auto want = key_json(key);
+  auto& entries = j["entries"];
+  for (auto it = entries.begin(); it != entries.end();)
+    it = (it->is_object() && it->contains("key") && (*it)["key"] == want) ? entries.erase(it) : it + 1;
+  entries.push_back({{"key", want},
+                     {"choice", tuning_json(result.choice)},
+                     {"summary", to_string(result.choice)},
+                     {"stage_seconds", result.stage_seconds},
+                     {"baseline_seconds", result.baseline_seconds},
+                     {"elements", result.elements}});
+  const std::filesystem::path path(m_path);
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  const std::string tmp = m_path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    DGK_THROW_IF(!out, "cannot write the tuning cache " << m_path << " (opening " << tmp << " failed)");
+    out << j.dump(2) << "\n";
+    DGK_THROW_IF(!out, "cannot write the tuning cache " << m_path << " (writing " << tmp << " failed)");
+  }
+  std::filesystem::rename(tmp, path, ec);
+  DGK_THROW_IF(ec, "cannot write the tuning cache " << m_path << ": " << ec.message());
+}
+
+}  // namespace dgk::physics

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Markdown tables of the tuned nodal kernels from the reports of scripts/gpu-tune.sh:
+
+    tuned_tables.py BENCH_THREAD.json BENCH_TUNED.json [TUNE.json]
+
+Per order: each kernel of the straightforward and the tuned family (time, GFLOP/s, GB/s, % of the
+roofline bound), the stage speedup, the tuned parameters, and the plain CUDA reference of the
+tuned volume kernel where the report has it."""
+import json
+import sys
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def main() -> int:
+    if len(sys.argv) not in (3, 4):
+        print(__doc__, file=sys.stderr)
+        return 2
+    thread, tuned = load(sys.argv[1]), load(sys.argv[2])
+    print(f"Ceilings measured in the runs: copy {thread['copy_gbytes_per_s']:.0f} / {tuned['copy_gbytes_per_s']:.0f} "
+          f"GB/s (read + write), FMA {thread['fma_gflops']:.0f} / {tuned['fma_gflops']:.0f} GFLOP/s "
+          f"({tuned['precision']}; straightforward / tuned run), {tuned['elements']} elements.\n")
+    print("| N | kernels | kernel | time (ms) | GFLOP/s | GB/s | % of roofline |")
+    print("|---|---|---|---|---|---|---|")
+    orders = sorted({r["order"] for r in tuned["kernels"]})
+    stage = {}
+    for n in orders:
+        for name, rep in (("thread", thread), ("tuned", tuned)):
+            for r in rep["kernels"]:
+                if r["order"] != n:
+                    continue
+                bold = "**" if r["kernel"] == "stage" else ""
+                if r["kernel"] == "stage":
+                    stage[(n, name)] = r
+                print(f"| {n} | {name} | {bold}{r['kernel']}{bold} | {r['seconds'] * 1e3:.3f} | {r['gflops']:.1f} | "
+                      f"{r['gbytes_per_s']:.1f} | {100 * r['roofline_fraction']:.1f} |")
+    print("\n| N | thread stage (ms) | tuned stage (ms) | speedup | tuned stage % of roofline | tuned parameters |")
+    print("|---|---|---|---|---|---|")
+    for n in orders:
+        a, b = stage.get((n, "thread")), stage.get((n, "tuned"))
+        if not a or not b:
+            continue
+        params = next((r.get("tuning", "") for r in tuned["kernels"] if r["order"] == n and "tuning" in r), "")
+        print(f"| {n} | {a['seconds'] * 1e3:.3f} | {b['seconds'] * 1e3:.3f} | {a['seconds'] / b['seconds']:.2f} | "
+              f"{100 * b['roofline_fraction']:.1f} | {params} |")
+    ref = tuned.get("cuda_reference", [])
+    if ref:
+        print("\n| N | CUDA kernel | Kokkos volume (ms) | plain CUDA (ms) | Kokkos / CUDA | max difference |")
+        print("|---|---|---|---|---|---|")
+        for r in ref:
+            print(f"| {r['order']} | {r.get('cuda_kernel', '')} | {r['kokkos_seconds'] * 1e3:.3f} | "
+                  f"{r['seconds'] * 1e3:.3f} | {r['kokkos_seconds'] / r['seconds']:.3f} | {r['max_difference']:.1e} |")
+    if len(sys.argv) == 4:
+        tune = load(sys.argv[3])
+        print(f"\nTuning ({tune['precision']}, {tune['elements']} elements):\n")
+        print("| N | thread stage (ms) | tuned stage (ms) | timings | choice |")
+        print("|---|---|---|---|---|")
+        for r in tune["orders"]:
+            print(f"| {r['order']} | {r['thread_stage_seconds'] * 1e3:.3f} | {r['stage_seconds'] * 1e3:.3f} | "
+                  f"{r['timings']} | {r['choice']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+// The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
+//  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size; the
+//    batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
+//    takes the same LSERK step as the straightforward kernels, for every compiled order, in
+//    double and float, on every enabled execution space, within a first-order rounding bound;
+//  - the tuner picks a choice that runs and is no slower than what it timed for the baseline,
+//    the cache keeps it (and refuses a damaged file with its name), and a case uses it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <Eigen/Dense>
+
+#include "dgk/basis/tetrahedron.hpp"
+#include "dgk/core/error.hpp"
+#include "dgk/core/order_dispatch.hpp"
+#include "dgk/mesh/tet_connectivity.hpp"
+#include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/physics/tet_case.hpp"
+#include "dgk/physics/tet_tuning.hpp"
+#include "dgk_test_spaces.hpp"
+
+namespace dgk::Testing {
+namespace {
+
+namespace nt = kernels::nodal_tet;
+using physics::NodalTunable;
+using physics::TetKernelFamily;
+
+/// Safety factor over the first-order rounding bound (it holds up to modest constants).
+constexpr double kSafety = 4.0;
+
+/// The 2 x 2 x 2 box (48 elements) under an affine map with small vertex moves and materials in
+/// [0.5, 2], so that metric terms and material jumps differ between elements.
+mesh::TetMesh test_box() {
+  mesh::BoxSpec spec;
+  spec.cells = {2, 2, 2};
+  auto m = mesh::make_box(spec);
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<double> move(-0.03, 0.03), coef(0.5, 2.0);
+  for (auto& v : m.vertices) {
+    const std::array<double, 3> x{v[0] + move(gen), v[1] + move(gen), v[2] + move(gen)};
+    v = {x[0] + 0.2 * x[1] + 0.1 * x[2], 0.1 * x[0] + 0.9 * x[1] + 0.15 * x[2], 0.05 * x[0] + 0.1 * x[1] + 1.1 * x[2]};
+  }
+  for (auto& mat : m.material) mat = {coef(gen), coef(gen)};
+  return m;
+}
+
+/// Every variant the tuned family offers, with parameters that exercise partial microblocks
+/// (k = 3 does not divide 48 elements per group with w_i, w_s > 1), each staging and w_i.
+std::vector<nt::NodalTuning> variants() {
+  std::vector<nt::NodalTuning> all;
+  const nt::NodalTuning base{};
+  for (nt::Staging st : {nt::Staging::Fields, nt::Staging::Operator, nt::Staging::Both})
+    for (int wi : {1, 2, 4})
+      for (auto [k, ws] : {std::pair{1, 1}, std::pair{3, 3}, std::pair{5, 2}}) {
+        nt::NodalTuning t = base;
+        t.volume = nt::StageKernel::Micro;
+        t.volume_shape = {k, wi, ws, st};
+        t.lift = nt::StageKernel::Micro;
+        t.lift_shape = {k, wi, ws, st};
+        all.push_back(t);
+        for (nt::LiftMode mode : {nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate}) {
+          t.mode = mode;
+          all.push_back(t);
+        }
+      }
+  for (int b : {1, 3, 7}) {
+    nt::NodalTuning t = base;
+    t.volume = nt::StageKernel::Batched;
+    t.lift = nt::StageKernel::Batched;
+    t.batch = b;
+    all.push_back(t);
+  }
+  return all;
+}
+
+struct Stepped {
+  std::vector<double> q;
+  double dt = 0;
+};
+
+/// One LSERK step of maxwell3d from a smooth state with all fields nonzero.
+Stepped step_once(Backend backend, const std::string& precision, int order, const physics::TetKernels& k,
+                  const mesh::TetMesh& mesh, const nt::NodalTuning* tuning) {
+  auto sim = physics::make_tet_solver("maxwell3d", backend, precision, order, k, mesh, std::vector<int>(8, 0));
+  if (tuning) dynamic_cast<NodalTunable&>(*sim).set_tuning(*tuning);
+  sim->set_fields(
+      [](double x, double y, double z, double, double* out) {
+        for (int c = 0; c < 6; ++c) out[c] = std::sin(1.3 * x + 0.7 * c) * std::cos(0.9 * y - 0.4 * c) + 0.3 * z * c;
+      },
+      0.0);
+  Stepped s;
+  s.dt = sim->max_dt(0.5);
+  sim->step(s.dt);
+  s.q = sim->host_fields();
+  return s;
+}
+
+template <class Space>
+class TunedKernels : public ::testing::Test {};
+TYPED_TEST_SUITE(TunedKernels, ExecutionSpaces, SpaceNames);
+
+TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  const auto mesh = test_box();
+  const auto geo = mesh::geometric_factors(mesh);
+  double metric = 0, fscale = 0;
+  for (int e = 0; e < mesh.num_elements(); ++e) {
+    for (double g : geo.drdx[e]) metric = std::max(metric, std::abs(g));
+    for (double f : geo.fscale[e]) fscale = std::max(fscale, f);
+  }
+  const auto tunings = variants();
+  for (const std::string precision : {"double", "float"}) {
+    const double eps = precision == "double" ? std::numeric_limits<double>::epsilon()
+                                             : static_cast<double>(std::numeric_limits<float>::epsilon());
+    for (int order = 1; order <= max_compiled_order; ++order) {
+      physics::TetKernels thread;
+      const auto ref = step_once(backend, precision, order, thread, mesh, nullptr);
+      double qmax = 0;
+      for (double v : ref.q) qmax = std::max(qmax, std::abs(v));
+      // The kernels differ at most in how the compiler contracts a * b + c: each of the np-term
+      // derivative sums and 4 nfp-term lift sums may round differently, relative to the sum of
+      // the absolute terms, bounded through the operators' row sums, the metric, Fscale, the
+      // fields and the material coefficients (at most 1 / 0.5 = 2, times the six-term flux).
+      // Five stages, each adding dt times the difference.
+      const auto nodal = basis::make_tet_nodal(order);
+      const double dsum = (nodal.Dr.cwiseAbs() + nodal.Ds.cwiseAbs() + nodal.Dt.cwiseAbs()).rowwise().sum().maxCoeff();
+      const double lsum = nodal.LIFT.cwiseAbs().rowwise().sum().maxCoeff();
+      const double terms = nodal.np + 4 * nodal.nfp;
+      const double rhs_abs = 2.0 * 3 * dsum * metric * qmax + 2.0 * 6 * lsum * fscale * 2 * qmax;
+      const double tol = kSafety * eps * terms * rhs_abs * ref.dt * 5 + kSafety * eps * qmax;
+      physics::TetKernels tuned;
+      tuned.family = TetKernelFamily::Tuned;
+      // Variants run per kind: micro split, fused lift, fused update, batched.
+      int ran[4] = {0, 0, 0, 0};
+      for (const auto& t : tunings) {
+        auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
+                                              std::vector<int>(8, 0));
+        const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
+        if (!why.empty()) {
+          // Only the backend's limits (scratch, threads per team) may stop a variant.
+          EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos)
+              << physics::to_string(t) << ": " << why;
+          continue;
+        }
+        ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
+        const auto got = step_once(backend, precision, order, tuned, mesh, &t);
+        ASSERT_EQ(got.q.size(), ref.q.size());
+        double diff = 0;
+        for (std::size_t i = 0; i < got.q.size(); ++i) diff = std::max(diff, std::abs(got.q[i] - ref.q[i]));
+        EXPECT_LE(diff, tol) << precision << " order " << order << ": " << physics::to_string(t);
+      }
+      // The smallest shapes (one element per microblock and team, fields staged) fit every
+      // backend, so every kind runs at every order.
+      for (int kind = 0; kind < 4; ++kind) EXPECT_GE(ran[kind], 1) << precision << " order " << order << " kind " << kind;
+    }
+  }
+}
+
+TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  physics::TetKernels tuned;
+  tuned.family = TetKernelFamily::Tuned;
+  auto sim = physics::make_tet_solver("maxwell3d", BackendOf<Space>::value, "double", 2, tuned, test_box(),
+                                      std::vector<int>(8, 0));
+  auto& s = dynamic_cast<NodalTunable&>(*sim);
+  nt::NodalTuning t;
+  t.volume = nt::StageKernel::Micro;
+  t.volume_shape.inline_blocks = 3;
+  EXPECT_NE(s.infeasible(t).find("w_i"), std::string::npos);
+  EXPECT_THROW(s.set_tuning(t), Error);
+  t = {};
+  t.mode = nt::LiftMode::FusedLift;  // with the thread lift
+  EXPECT_NE(s.infeasible(t).find("micro lift"), std::string::npos);
+  t = {};
+  t.batch = 0;
+  EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);
+}
+
+/// A cache file private to one test, removed at the end.
+struct TempCache {
+  std::string path;
+  explicit TempCache(const std::string& name)
+      : path((std::filesystem::temp_directory_path() / ("dgk-test-" + name + "-" + std::to_string(::getpid()) + ".json"))
+                 .string()) {
+    std::filesystem::remove(path);
+  }
+  ~TempCache() { std::filesystem::remove(path); }
+};
+
+TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  physics::TetKernels tuned;
+  tuned.family = TetKernelFamily::Tuned;
+  const auto mesh = test_box();
+  auto sim = physics::make_tet_solver("maxwell3d", backend, "double", 3, tuned, mesh, std::vector<int>(8, 0));
+  auto& s = dynamic_cast<NodalTunable&>(*sim);
+  const auto r = physics::tune_nodal(s, mesh.num_elements(), 3);
+  EXPECT_TRUE(s.infeasible(r.choice).empty());
+  EXPECT_GT(r.stage_seconds, 0.0);
+  EXPECT_GT(r.baseline_seconds, 0.0);
+  EXPECT_EQ(r.elements, mesh.num_elements());
+  // Every part was searched: volume, the three lift modes and the stages.
+  for (const char* part : {"volume", "lift split", "lift fused-lift", "lift fused-update", "stage"})
+    EXPECT_TRUE(std::any_of(r.trials.begin(), r.trials.end(), [&](const auto& t) { return t.part == part; })) << part;
+  // The choice is the fastest stage among those timed.
+  for (const auto& t : r.trials)
+    if (t.part == "stage") EXPECT_LE(r.stage_seconds, t.seconds);
+
+  TempCache tmp("tuning-cache");
+  const physics::TuningCache cache(tmp.path);
+  const physics::TuningKey key{"maxwell3d", 3, "double", backend_name(backend), s.device()};
+  EXPECT_FALSE(cache.find(key));
+  cache.store(key, r);
+  const auto back = cache.find(key);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(physics::to_string(back->choice), physics::to_string(r.choice));
+  EXPECT_EQ(back->elements, r.elements);
+  physics::TuningKey other = key;
+  other.order = 4;
+  EXPECT_FALSE(cache.find(other));
+  cache.store(key, r);  // replaces, does not duplicate
+  std::ifstream in(tmp.path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find("\"order\": 3"), text.rfind("\"order\": 3"));
+
+  // A damaged file is refused with its name.
+  { std::ofstream(tmp.path) << "{ \"format\": \"dgk tuning cache\", \"entries\": [ {\"key\": 3} ] }"; }
+  try {
+    (void)cache.find(key);
+    ADD_FAILURE() << "a damaged cache was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(tmp.path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("entry 1"), std::string::npos) << e.what();
+  }
+  { std::ofstream(tmp.path) << "not json"; }
+  EXPECT_THROW((void)cache.find(key), Error);
+}
+
+TYPED_TEST(TunedKernels, CaseTunesOnFirstUseThenUsesTheCache) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  TempCache tmp("case-cache");
+  ASSERT_EQ(setenv("DGK_TUNING_CACHE", tmp.path.c_str(), 1), 0);
+  physics::CaseOptions o;
+  o.name = "maxwell3d";
+  o.order = 2;
+  o.mesh = "box:2";
+  o.backend = BackendOf<Space>::value;
+  o.final_time = 0.0;
+  o.tune = "auto";
+  {
+    physics::TetCase first(o);
+    EXPECT_EQ(first.kernels().family, TetKernelFamily::Tuned);
+    EXPECT_TRUE(first.kernels().tuned);
+    EXPECT_NE(first.tuning_source().find("tuned now"), std::string::npos) << first.tuning_source();
+    physics::TetCase second(o);
+    EXPECT_NE(second.tuning_source().find("cache"), std::string::npos) << second.tuning_source();
+    EXPECT_EQ(physics::to_string(second.kernels()), physics::to_string(first.kernels()));
+  }
+  o.tune = "sometimes";
+  EXPECT_THROW(physics::TetCase bad(o), Error);
+  unsetenv("DGK_TUNING_CACHE");
+}
+
+}  // namespace
+}  // namespace dgk::Testing
