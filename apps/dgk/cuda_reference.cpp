@@ -62,10 +62,10 @@ __global__ void volume_kernel(const double* __restrict__ Dr, const double* __res
 }
 
 // The micro volume kernel of the tuned family (dgk/kernels/nodal_tet/tuned.hpp) in plain CUDA:
-// a block takes ws groups of WI microblocks of k elements, one thread per (element, node) of a
-// microblock, the block padded to a warp multiple; the operators and/or the group's fields in
+// a block takes ws groups of WI microblocks of k elements, one thread per (element, RI nodes) of
+// a microblock, the block padded to a warp multiple; the operators and/or the group's fields in
 // shared memory as `staging` says (1 fields, 2 operators, 3 both). Same loads, same sums.
-template <int N, int WI>
+template <int N, int WI, int RI>
 __global__ void micro_volume_kernel(const double* __restrict__ Dr, const double* __restrict__ Ds,
                                     const double* __restrict__ Dt, const double* __restrict__ drdx,
                                     const double* __restrict__ material, const double* __restrict__ q,
@@ -95,9 +95,12 @@ __global__ void micro_volume_kernel(const double* __restrict__ Dr, const double*
       }
     }
     __syncthreads();
+    constexpr int nt = (np + RI - 1) / RI;
     const int t = threadIdx.x;
-    if (t >= k * np) continue;
-    const int l = t / np, i = t % np;
+    if (t >= k * nt) continue;
+    const int l = t / nt, ii = t % nt;
+    int row[RI];
+    for (int r = 0; r < RI; ++r) row[r] = ii + r * nt < np ? ii + r * nt : np - 1;
     const double* u[WI];
     int e[WI];
     for (int w = 0; w < WI; ++w) {
@@ -105,35 +108,45 @@ __global__ void micro_volume_kernel(const double* __restrict__ Dr, const double*
       u[w] = fields_staged ? sq + static_cast<std::size_t>(w * k + l) * nf * np
                            : q + static_cast<std::size_t>(e[w] < K ? e[w] : K - 1) * nf * np;
     }
-    double dr[WI][nf], ds[WI][nf], dt[WI][nf];
+    double dr[WI][RI][nf], ds[WI][RI][nf], dt[WI][RI][nf];
     for (int w = 0; w < WI; ++w)
-      for (int f = 0; f < nf; ++f) dr[w][f] = ds[w][f] = dt[w][f] = 0.0;
+      for (int r = 0; r < RI; ++r)
+        for (int f = 0; f < nf; ++f) dr[w][r][f] = ds[w][r][f] = dt[w][r][f] = 0.0;
     for (int j = 0; j < np; ++j) {
-      const double x = D[0][i + j * np], y = D[1][i + j * np], z = D[2][i + j * np];
+      double x[RI], y[RI], z[RI];
+      for (int r = 0; r < RI; ++r) {
+        x[r] = D[0][row[r] + j * np];
+        y[r] = D[1][row[r] + j * np];
+        z[r] = D[2][row[r] + j * np];
+      }
       for (int w = 0; w < WI; ++w)
         for (int f = 0; f < nf; ++f) {
           const double v = u[w][f * np + j];
-          dr[w][f] += x * v;
-          ds[w][f] += y * v;
-          dt[w][f] += z * v;
+          for (int r = 0; r < RI; ++r) {
+            dr[w][r][f] += x[r] * v;
+            ds[w][r][f] += y[r] * v;
+            dt[w][r][f] += z[r] * v;
+          }
         }
     }
-    for (int w = 0; w < WI; ++w) {
-      if (e[w] >= K) continue;
-      const std::size_t ee = e[w];
-      double g[9];
-      for (int c = 0; c < 9; ++c) g[c] = drdx[ee * 9 + c];
-      const double mat[2] = {material[2 * ee], material[2 * ee + 1]};
-      double grad[3][nf];
-      for (int f = 0; f < nf; ++f) {
-        grad[0][f] = g[0] * dr[w][f] + g[1] * ds[w][f] + g[2] * dt[w][f];
-        grad[1][f] = g[3] * dr[w][f] + g[4] * ds[w][f] + g[5] * dt[w][f];
-        grad[2][f] = g[6] * dr[w][f] + g[7] * ds[w][f] + g[8] * dt[w][f];
+    for (int w = 0; w < WI; ++w)
+      for (int r = 0; r < RI; ++r) {
+        const int i = ii + r * nt;
+        if (e[w] >= K || i >= np) continue;
+        const std::size_t ee = e[w];
+        double g[9];
+        for (int c = 0; c < 9; ++c) g[c] = drdx[ee * 9 + c];
+        const double mat[2] = {material[2 * ee], material[2 * ee + 1]};
+        double grad[3][nf];
+        for (int f = 0; f < nf; ++f) {
+          grad[0][f] = g[0] * dr[w][r][f] + g[1] * ds[w][r][f] + g[2] * dt[w][r][f];
+          grad[1][f] = g[3] * dr[w][r][f] + g[4] * ds[w][r][f] + g[5] * dt[w][r][f];
+          grad[2][f] = g[6] * dr[w][r][f] + g[7] * ds[w][r][f] + g[8] * dt[w][r][f];
+        }
+        double out[nf];
+        Physics::volume(grad, mat, out);
+        for (int f = 0; f < nf; ++f) rhs[(ee * nf + f) * np + i] = out[f];
       }
-      double out[nf];
-      Physics::volume(grad, mat, out);
-      for (int f = 0; f < nf; ++f) rhs[(ee * nf + f) * np + i] = out[f];
-    }
   }
 }
 
@@ -173,7 +186,7 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
       const int st = static_cast<int>(shape.staging);
       const int per_block = shape.team_elements();
       const int blocks = (K + per_block - 1) / per_block;
-      const int threads = (shape.elements * np + 31) / 32 * 32;
+      const int threads = (shape.elements * ((np + shape.rows - 1) / shape.rows) + 31) / 32 * 32;
       const std::size_t bytes =
           ((st & 2 ? 3 * np * np : 0) + (st & 1 ? shape.elements * shape.inline_blocks * nf * np : 0)) * sizeof(double);
       auto go = [&](auto kernel) {
@@ -182,10 +195,17 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
                                                   md.material.data(), solver->fields().data(), out.data(), K,
                                                   shape.elements, shape.sequential, st);
       };
+      if (shape.rows == 2) {
+        if (shape.inline_blocks == 1)
+          go(micro_volume_kernel<N, 1, 2>);
+        else
+          go(micro_volume_kernel<N, 2, 2>);
+        return;
+      }
       switch (shape.inline_blocks) {
-        case 1: go(micro_volume_kernel<N, 1>); break;
-        case 2: go(micro_volume_kernel<N, 2>); break;
-        default: go(micro_volume_kernel<N, 4>); break;
+        case 1: go(micro_volume_kernel<N, 1, 1>); break;
+        case 2: go(micro_volume_kernel<N, 2, 1>); break;
+        default: go(micro_volume_kernel<N, 4, 1>); break;
       }
     });
   };

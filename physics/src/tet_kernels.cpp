@@ -75,7 +75,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
   auto shape = [](const MicroShape& m) {
     const char* staged = m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
     return " k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
-           " ws=" + std::to_string(m.sequential) + " staged=" + staged;
+           (m.rows > 1 ? " ri=" + std::to_string(m.rows) : std::string()) + " ws=" + std::to_string(m.sequential) +
+           " staged=" + staged;
   };
   auto stage = [&](StageKernel k, const MicroShape& m) {
     switch (k) {

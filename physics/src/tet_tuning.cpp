@@ -75,7 +75,10 @@ struct Search {
       const auto& s = volume ? best[b].tuning.volume_shape : best[b].tuning.lift_shape;
       for (int wi : {1, 2, 4})
         for (int ws : {1, 2, 4})
-          if (wi > 1 || ws > 1) second.push_back(with({s.elements, wi, ws, s.staging}));
+          for (int ri : {1, 2}) {
+            if ((wi == 1 && ws == 1 && ri == 1) || (ri > 1 && (!volume || wi > 2))) continue;
+            second.push_back(with({s.elements, wi, ws, s.staging, ri}));
+          }
     }
     auto more = time_all(second, part, name);
     best.insert(best.end(), more.begin(), more.end());
@@ -182,7 +185,11 @@ const char* mode_name(LiftMode m) {
 }
 
 nlohmann::json shape_json(const MicroShape& s) {
-  return {{"k", s.elements}, {"wi", s.inline_blocks}, {"ws", s.sequential}, {"staged", staging_name(s.staging)}};
+  return {{"k", s.elements},
+          {"wi", s.inline_blocks},
+          {"ri", s.rows},
+          {"ws", s.sequential},
+          {"staged", staging_name(s.staging)}};
 }
 
 nlohmann::json tuning_json(const NodalTuning& t) {
@@ -206,6 +213,7 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.elements = j.at("k").get<int>();
   s.inline_blocks = j.at("wi").get<int>();
   s.sequential = j.at("ws").get<int>();
+  s.rows = j.value("ri", 1);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

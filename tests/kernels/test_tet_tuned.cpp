@@ -1,5 +1,6 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
-//  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size; the
+//  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
+//    volume also with two nodes per thread; the
 //    batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
 //    double and float, on every enabled execution space, within a first-order rounding bound;
@@ -75,6 +76,14 @@ std::vector<nt::NodalTuning> variants() {
           all.push_back(t);
         }
       }
+  // Two nodes per thread in the volume kernel (np odd at N = 1, 3, ...: a last row past np).
+  for (int wi : {1, 2})
+    for (auto [k, ws] : {std::pair{1, 1}, std::pair{3, 2}}) {
+      nt::NodalTuning t = base;
+      t.volume = nt::StageKernel::Micro;
+      t.volume_shape = {k, wi, ws, nt::Staging::Fields, 2};
+      all.push_back(t);
+    }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -145,7 +154,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       physics::TetKernels tuned;
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
-      int ran[4] = {0, 0, 0, 0};
+      int ran[4] = {0, 0, 0, 0}, ran_rows = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -157,6 +166,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           continue;
         }
         ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
+        if (t.volume_shape.rows > 1) ++ran_rows;
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
@@ -166,6 +176,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       // The smallest shapes (one element per microblock and team, fields staged) fit every
       // backend, so every kind runs at every order.
       for (int kind = 0; kind < 4; ++kind) EXPECT_GE(ran[kind], 1) << precision << " order " << order << " kind " << kind;
+      EXPECT_GE(ran_rows, 1) << precision << " order " << order << ": no two-node variant ran";
     }
   }
 }
@@ -183,6 +194,10 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.volume_shape.inline_blocks = 3;
   EXPECT_NE(s.infeasible(t).find("w_i"), std::string::npos);
   EXPECT_THROW(s.set_tuning(t), Error);
+  t = {};
+  t.volume = nt::StageKernel::Micro;
+  t.volume_shape = {1, 4, 1, nt::Staging::Fields, 2};  // r_i = 2 is compiled for w_i <= 2
+  EXPECT_NE(s.infeasible(t).find("r_i"), std::string::npos);
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
   EXPECT_NE(s.infeasible(t).find("micro lift"), std::string::npos);

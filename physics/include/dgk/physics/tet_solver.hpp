@@ -541,6 +541,12 @@ class TetSolver final : public Simulation, public NodalTunable {
       return o.str();
     };
     if (t.volume == StageKernel::Micro) why = valid(t.volume_shape, "volume");
+    if (why.empty() && t.volume == StageKernel::Micro &&
+        !(t.volume_shape.rows == 1 || (t.volume_shape.rows == 2 && t.volume_shape.inline_blocks <= 2)))
+      why = "volume: r_i = " + std::to_string(t.volume_shape.rows) + " with w_i = " +
+            std::to_string(t.volume_shape.inline_blocks) + " (expected r_i = 1, or r_i = 2 with w_i <= 2)";
+    if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
+                                                     " (the lift takes one node per thread)";
     if (why.empty() && (t.lift == StageKernel::Micro || t.mode != LiftMode::Split))
       why = valid(t.lift_shape, "lift");
     if (why.empty() && t.batch < 1) why = "batched: " + std::to_string(t.batch) + " elements per team";

@@ -7,7 +7,8 @@
 // warm-up; in a distributed run the slowest rank's, so every rank makes the same choice):
 //  1. volume: the thread kernel, the batched kernel for a few team sizes, and the micro kernel:
 //     first every microblock size k (k np within the team limit, padding waste bounded) with every
-//     staging at w_i = w_s = 1, then w_i x w_s for the three best (k, staging);
+//     staging at w_i = w_s = 1, then w_i x w_s (x r_i, nodes per thread, for the volume) for the
+//     three best (k, staging);
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched and micro), fused lift (gather and lift in one kernel), fused update (also
 //     the LSERK update);

@@ -11,6 +11,8 @@
 //                  scratch is a parameter: the element fields ("field in shared"), the operators
 //                  ("operator in shared", loaded once per team and reused by its w_s w_i k
 //                  elements), or both; the rest is read from global memory through the cache.
+//                  A thread may also take r_i = 2 nodes (rows of D), so each field value it
+//                  loads serves r_i rows: a w_i x r_i register tile.
 //   micro lift     rhs += LIFT flux with the same parameters, in one of three modes:
 //                    split         the flux comes from the surface kernel, through memory;
 //                    fused lift    the team computes its elements' flux (the gather) into scratch
@@ -41,7 +43,7 @@
 
 namespace dgk::kernels::nodal_tet {
 
-template <int WI>
+template <int WI, int RI>
 struct TagMicroVolume {};
 template <int WI>
 struct TagMicroLift {};
@@ -70,8 +72,9 @@ struct TunedKernels {
   Real a = 0, b = 0, dt = 0;  ///< LSERK coefficients of the fused update
 
   // --- micro volume ------------------------------------------------------------------------
-  template <int WI>
-  KOKKOS_INLINE_FUNCTION void operator()(TagMicroVolume<WI>, const Member& m) const {
+  template <int WI, int RI>
+  KOKKOS_INLINE_FUNCTION void operator()(TagMicroVolume<WI, RI>, const Member& m) const {
+    constexpr int nt = (np + RI - 1) / RI;  // threads per element; thread ii has nodes ii + r nt
     const int k = shape.elements, group = WI * k;
     const bool op_staged = static_cast<int>(shape.staging) & 2, fields_staged = static_cast<int>(shape.staging) & 1;
     const int team_first = begin + m.league_rank() * group * shape.sequential;
@@ -96,26 +99,37 @@ struct TunedKernels {
         stage_rows(m, q, sq, g0, group, nf * np);
       }
       m.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k * np), [&](const int t) {
-        const int l = t / np, i = t % np;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k * nt), [&](const int t) {
+        const int l = t / nt, ii = t % nt;
+        int row[RI];
+        for (int r = 0; r < RI; ++r) row[r] = ii + r * nt < np ? ii + r * nt : np - 1;
         const Real* u[WI];
         int e[WI];
         group_rows<WI>(g0, l, fields_staged, sq, q.data(), np, u, e);
-        Real dr[WI][nf], ds[WI][nf], dt_[WI][nf];
+        Real dr[WI][RI][nf], ds[WI][RI][nf], dt_[WI][RI][nf];
         for (int w = 0; w < WI; ++w)
-          for (int f = 0; f < nf; ++f) dr[w][f] = ds[w][f] = dt_[w][f] = Real(0);
+          for (int r = 0; r < RI; ++r)
+            for (int f = 0; f < nf; ++f) dr[w][r][f] = ds[w][r][f] = dt_[w][r][f] = Real(0);
         for (int j = 0; j < np; ++j) {
-          const Real x = D[0][i + j * np], y = D[1][i + j * np], z = D[2][i + j * np];
+          Real x[RI], y[RI], z[RI];
+          for (int r = 0; r < RI; ++r) {
+            x[r] = D[0][row[r] + j * np];
+            y[r] = D[1][row[r] + j * np];
+            z[r] = D[2][row[r] + j * np];
+          }
           for (int w = 0; w < WI; ++w)
             for (int f = 0; f < nf; ++f) {
               const Real v = u[w][f * np + j];
-              dr[w][f] += x * v;
-              ds[w][f] += y * v;
-              dt_[w][f] += z * v;
+              for (int r = 0; r < RI; ++r) {
+                dr[w][r][f] += x[r] * v;
+                ds[w][r][f] += y[r] * v;
+                dt_[w][r][f] += z[r] * v;
+              }
             }
         }
         for (int w = 0; w < WI; ++w)
-          if (e[w] < end) write_volume(e[w], i, dr[w], ds[w], dt_[w]);
+          for (int r = 0; r < RI; ++r)
+            if (e[w] < end && ii + r * nt < np) write_volume(e[w], ii + r * nt, dr[w][r], ds[w][r], dt_[w][r]);
       });
     }
   }
@@ -230,10 +244,9 @@ struct TunedKernels {
     TunedKernels k = *this;
     k.begin = 0;
     k.end = mesh.num_elements;
-    k.dispatch_wi(shape.inline_blocks, [&](auto wi) {
-      k.template launch<TagMicroVolume<decltype(wi)::value>>(space, "dgk::nodal_tet::micro_volume",
-                                                            shape.team_elements(), scratch_bytes_volume(shape),
-                                                            micro_team(shape));
+    k.dispatch_volume(shape, [&](auto tag) {
+      k.template launch<decltype(tag)>(space, "dgk::nodal_tet::micro_volume", shape.team_elements(),
+                                       scratch_bytes_volume(shape), micro_team(shape, shape.rows));
     });
   }
   /// The lift in `mode` for elements [first, last) (the fused modes compute those elements'
@@ -280,9 +293,9 @@ struct TunedKernels {
   }
   /// Threads of a micro team: on the GPU k np rounded up to the warp size; on the host one (the
   /// team's loops run in one thread, teams spread over the cores).
-  static int micro_team(const MicroShape& s) {
+  static int micro_team(const MicroShape& s, int rows = 1) {
     if (host) return 1;
-    return (s.elements * np + 31) / 32 * 32;
+    return (s.elements * ((np + rows - 1) / rows) + 31) / 32 * 32;
   }
   static int batched_team() {
     if (host) return 1;
@@ -294,8 +307,8 @@ struct TunedKernels {
   std::string infeasible_volume(const ExecutionSpace& space, bool batched) const {
     if (batched) return check<TagBatchedVolume>(space, ScratchMatrix::shmem_size(np, batch * nf) * 3, batched_team());
     std::string why;
-    dispatch_wi(shape.inline_blocks, [&](auto wi) {
-      why = check<TagMicroVolume<decltype(wi)::value>>(space, scratch_bytes_volume(shape), micro_team(shape));
+    dispatch_volume(shape, [&](auto tag) {
+      why = check<decltype(tag)>(space, scratch_bytes_volume(shape), micro_team(shape, shape.rows));
     });
     return why;
   }
@@ -340,6 +353,22 @@ struct TunedKernels {
       u[w] = staged ? scratch + static_cast<std::size_t>(w * k + l) * nf * width
                     : global + static_cast<std::size_t>(e[w] < end ? e[w] : end - 1) * nf * width;
     }
+  }
+
+  // The compiled (w_i, r_i) pairs of the volume kernel.
+  template <class F>
+  static void dispatch_volume(const MicroShape& s, F&& f) {
+    if (s.rows == 1) {
+      dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagMicroVolume<decltype(wi)::value, 1>{}); });
+      return;
+    }
+    DGK_THROW_IF(s.rows != 2 || s.inline_blocks > 2,
+                 "nodal_tet::TunedKernels: r_i = " << s.rows << " with w_i = " << s.inline_blocks
+                                                   << " (compiled: r_i = 1 with w_i = 1, 2, 4; r_i = 2 with w_i = 1, 2)");
+    if (s.inline_blocks == 1)
+      f(TagMicroVolume<1, 2>{});
+    else
+      f(TagMicroVolume<2, 2>{});
   }
 
   template <class F>

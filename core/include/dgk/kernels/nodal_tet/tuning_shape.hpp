@@ -17,6 +17,7 @@ struct MicroShape {
   int inline_blocks = 1;  ///< w_i, microblocks per thread: 1, 2 or 4
   int sequential = 1;     ///< w_s, groups a team handles one after the other
   Staging staging = Staging::Fields;
+  int rows = 1;           ///< r_i, nodes per thread (the volume kernel): 1 or 2, w_i r_i <= 4
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };
