@@ -128,14 +128,11 @@ TetCase::TetCase(const CaseOptions& options, mesh::TetMesh mesh)
 
 void TetCase::apply_tuning(Backend backend) {
   auto& o = m_options;
-  if (o.tune.empty()) {
-    const char* env = std::getenv("DGK_TUNE");
-    o.tune = env && *env ? env : "auto";
-    DGK_THROW_IF(o.tune != "auto" && o.tune != "always" && o.tune != "never",
-                 "DGK_TUNE='" << o.tune << "': expected auto, always or never");
-  }
+  const char* env = std::getenv("DGK_TUNE");
+  const bool from_env = o.tune.empty() && env && *env;
+  if (o.tune.empty()) o.tune = from_env ? env : "auto";
   DGK_THROW_IF(o.tune != "auto" && o.tune != "always" && o.tune != "never",
-               "--tune '" << o.tune << "': expected auto, always or never");
+               (from_env ? "DGK_TUNE='" : "--tune '") << o.tune << "': expected auto, always or never");
   auto* solver = dynamic_cast<NodalTunable*>(m_sim.get());
   DGK_THROW_IF(!solver, "the " << o.name << " solver has no tunable kernels");
   const bool root = !m_dist || m_dist->comm->root();

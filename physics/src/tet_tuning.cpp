@@ -39,6 +39,10 @@ std::vector<int> microblock_sizes(int np, bool host) {
   return ks;
 }
 
+void fastest_first(std::vector<TuningTrial>& trials) {
+  std::stable_sort(trials.begin(), trials.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+}
+
 struct Search {
   NodalTunable& solver;
   int reps;
@@ -54,7 +58,7 @@ struct Search {
       timed.push_back({name, c, solver.time_part(part, reps)});
       trials.push_back(timed.back());
     }
-    std::stable_sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    fastest_first(timed);
     return timed;
   }
 
@@ -82,7 +86,7 @@ struct Search {
     }
     auto more = time_all(second, part, name);
     best.insert(best.end(), more.begin(), more.end());
-    std::stable_sort(best.begin(), best.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    fastest_first(best);
     return best;
   }
 
@@ -111,7 +115,7 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
   auto vol = search.time_all(volume, TunedPart::Volume, "volume");
   auto vol_micro = search.micro(baseline, true, TunedPart::Volume, "volume");
   vol.insert(vol.end(), vol_micro.begin(), vol_micro.end());
-  std::stable_sort(vol.begin(), vol.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+  fastest_first(vol);
   DGK_THROW_IF(vol.empty(), "tune_nodal: no volume kernel can run on this device");
   search.say("volume", vol.front());
   NodalTuning best = baseline;
@@ -138,7 +142,7 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     auto lift = search.time_all(split, TunedPart::Lift, "lift split");
     auto lift_micro = search.micro(best, false, TunedPart::Lift, "lift split");
     lift.insert(lift.end(), lift_micro.begin(), lift_micro.end());
-    std::stable_sort(lift.begin(), lift.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    fastest_first(lift);
     search.say("lift (split)", lift.front());
     finalists.push_back(lift.front().tuning);
   }
