@@ -15,6 +15,11 @@ def load(path):
         return json.load(f)
 
 
+def tc(row):
+    """The fraction of the roofline at the tensor-core rate, for a kernel on the tensor cores."""
+    return f" ({100 * row['tensor_roofline_fraction']:.1f})" if "tensor_roofline_fraction" in row else ""
+
+
 def main() -> int:
     if len(sys.argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -22,7 +27,11 @@ def main() -> int:
     thread, tuned = load(sys.argv[1]), load(sys.argv[2])
     print(f"Ceilings measured in the runs: copy {thread['copy_gbytes_per_s']:.0f} / {tuned['copy_gbytes_per_s']:.0f} "
           f"GB/s (read + write), FMA {thread['fma_gflops']:.0f} / {tuned['fma_gflops']:.0f} GFLOP/s "
-          f"({tuned['precision']}; straightforward / tuned run), {tuned['elements']} elements.\n")
+          f"({tuned['precision']}; straightforward / tuned run)"
+          + (f", FP64 tensor-core mma {tuned['tensor_gflops']:.0f} GFLOP/s (tuned run)" if "tensor_gflops" in tuned else "")
+          + f", {tuned['elements']} elements.\n")
+    print("A kernel on the tensor cores shows, after its % of roofline, in brackets its fraction of the "
+          "roofline at the tensor-core rate.\n\n" if "tensor_gflops" in tuned else "", end="")
     print("| N | kernels | kernel | time (ms) | GFLOP/s | GB/s | % of roofline |")
     print("|---|---|---|---|---|---|---|")
     orders = sorted({r["order"] for r in tuned["kernels"]})
@@ -36,7 +45,7 @@ def main() -> int:
                 if r["kernel"] == "stage":
                     stage[(n, name)] = r
                 print(f"| {n} | {name} | {bold}{r['kernel']}{bold} | {r['seconds'] * 1e3:.3f} | {r['gflops']:.1f} | "
-                      f"{r['gbytes_per_s']:.1f} | {100 * r['roofline_fraction']:.1f} |")
+                      f"{r['gbytes_per_s']:.1f} | {100 * r['roofline_fraction']:.1f}{tc(r)} |")
     print("\n| N | thread stage (ms) | tuned stage (ms) | speedup | tuned stage % of roofline | tuned parameters |")
     print("|---|---|---|---|---|---|")
     for n in orders:
@@ -45,7 +54,7 @@ def main() -> int:
             continue
         params = next((r.get("tuning", "") for r in tuned["kernels"] if r["order"] == n and "tuning" in r), "")
         print(f"| {n} | {a['seconds'] * 1e3:.3f} | {b['seconds'] * 1e3:.3f} | {a['seconds'] / b['seconds']:.2f} | "
-              f"{100 * b['roofline_fraction']:.1f} | {params} |")
+              f"{100 * b['roofline_fraction']:.1f}{tc(b)} | {params} |")
     ref = tuned.get("cuda_reference", [])
     if ref:
         print("\n| N | CUDA kernel | Kokkos volume (ms) | plain CUDA (ms) | Kokkos / CUDA | max difference |")

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "dgk/core/order_dispatch.hpp"
+#include "dgk/core/tensor_core.hpp"
+#include "dgk/kernels/nodal_tet/tuned.hpp"
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/tet_solver.hpp"
 #endif
@@ -19,6 +21,26 @@ namespace {
 
 using Physics = physics::Maxwell3D;
 constexpr int nf = Physics::num_fields;
+
+// The volume term at node i of element e from its reference derivatives, stored in rhs: the
+// chain rule through the element's metric terms, then Maxwell's curl with its material.
+template <int np>
+__device__ void write_volume(const double* __restrict__ drdx, const double* __restrict__ material,
+                             double* __restrict__ rhs, std::size_t e, int i, const double (&dr)[nf],
+                             const double (&ds)[nf], const double (&dt)[nf]) {
+  double g[9];
+  for (int c = 0; c < 9; ++c) g[c] = drdx[e * 9 + c];
+  const double mat[2] = {material[2 * e], material[2 * e + 1]};
+  double grad[3][nf];
+  for (int f = 0; f < nf; ++f) {
+    grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
+    grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
+    grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
+  }
+  double out[nf];
+  Physics::volume(grad, mat, out);
+  for (int f = 0; f < nf; ++f) rhs[(e * nf + f) * np + i] = out[f];
+}
 
 // One block per element, one thread per node; the element's fields staged in shared memory;
 // rows of D read from global memory (column-major, so consecutive threads read consecutive
@@ -34,9 +56,6 @@ __global__ void volume_kernel(const double* __restrict__ Dr, const double* __res
   const double* qe = q + static_cast<std::size_t>(e) * nf * np;
   for (int k = threadIdx.x; k < nf * np; k += blockDim.x) sq[k] = qe[k];
   __syncthreads();
-  double g[9];
-  for (int c = 0; c < 9; ++c) g[c] = drdx[static_cast<std::size_t>(e) * 9 + c];
-  const double mat[2] = {material[2 * static_cast<std::size_t>(e)], material[2 * static_cast<std::size_t>(e) + 1]};
   for (int i = threadIdx.x; i < np; i += blockDim.x) {
     double dr[nf], ds[nf], dt[nf];
     for (int f = 0; f < nf; ++f) dr[f] = ds[f] = dt[f] = 0.0;
@@ -49,15 +68,7 @@ __global__ void volume_kernel(const double* __restrict__ Dr, const double* __res
         dt[f] += c * v;
       }
     }
-    double grad[3][nf];
-    for (int f = 0; f < nf; ++f) {
-      grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
-      grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
-      grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
-    }
-    double out[nf];
-    Physics::volume(grad, mat, out);
-    for (int f = 0; f < nf; ++f) rhs[(static_cast<std::size_t>(e) * nf + f) * np + i] = out[f];
+    write_volume<np>(drdx, material, rhs, e, i, dr, ds, dt);
   }
 }
 
@@ -133,22 +144,93 @@ __global__ void micro_volume_kernel(const double* __restrict__ Dr, const double*
       for (int r = 0; r < RI; ++r) {
         const int i = ii + r * nt;
         if (e[w] >= K || i >= np) continue;
-        const std::size_t ee = e[w];
-        double g[9];
-        for (int c = 0; c < 9; ++c) g[c] = drdx[ee * 9 + c];
-        const double mat[2] = {material[2 * ee], material[2 * ee + 1]};
-        double grad[3][nf];
-        for (int f = 0; f < nf; ++f) {
-          grad[0][f] = g[0] * dr[w][r][f] + g[1] * ds[w][r][f] + g[2] * dt[w][r][f];
-          grad[1][f] = g[3] * dr[w][r][f] + g[4] * ds[w][r][f] + g[5] * dt[w][r][f];
-          grad[2][f] = g[6] * dr[w][r][f] + g[7] * ds[w][r][f] + g[8] * dt[w][r][f];
-        }
-        double out[nf];
-        Physics::volume(grad, mat, out);
-        for (int f = 0; f < nf; ++f) rhs[(ee * nf + f) * np + i] = out[f];
+        write_volume<np>(drdx, material, rhs, e[w], i, dr[w][r], ds[w][r], dt[w][r]);
       }
   }
 }
+
+#ifdef DGK_TENSOR_CORES_F64
+// The tensor-core volume kernel of the tuned family (dgk/kernels/nodal_tet/tuned.hpp) in plain
+// CUDA: per group of k elements, [D_r; D_s; D_t] (operator fragments in lane order, A) times the
+// group's fields staged in shared memory as 4 x 8 fragments, on FP64 tensor cores, in `passes`
+// passes over the rows; the product in shared memory (column-major), then the volume term per
+// node. Same fragments, same products, same order.
+// The operator fragments and the fields are read through plain pointers, as the Kokkos kernel
+// reads its (non-const) Views, so both take the same load path.
+template <int N, int MB>
+__global__ void tensor_volume_kernel(const double* A, const double* __restrict__ drdx,
+                                     const double* __restrict__ material, const double* q,
+                                     double* __restrict__ rhs, int K, int k, int ws, int passes) {
+  constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6, mtd = (np + 7) / 8, kst = (np + 3) / 4, NB = 3;
+  extern __shared__ double shared[];
+  const int cols = nf * k, nt = (cols + 7) / 8, cm = (mtd + passes - 1) / passes, ldc = 3 * cm * 8 + 4;
+  double* sb = shared;
+  double* sc = sb + kst * nt * 32;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const int mblocks = (3 * cm + MB - 1) / MB, nblocks = (nt + NB - 1) / NB;
+  const int team_first = blockIdx.x * k * ws;
+  for (int s = 0; s < ws; ++s) {
+    const int g0 = team_first + s * k;
+    if (g0 >= K) break;
+    if (s > 0) __syncthreads();
+    for (int x = threadIdx.x; x < kst * nt * 32; x += blockDim.x) {
+      const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
+      const int col = t * 8 + l / 4, node = ks * 4 + l % 4, e = g0 + col / nf;
+      sb[x] = (col < cols && node < np && e < K) ? q[(static_cast<std::size_t>(e) * nf + col % nf) * np + node] : 0.0;
+    }
+    __syncthreads();
+    for (int p = 0; p < passes; ++p) {
+      const int first_tile = p * cm;
+      if (first_tile >= mtd) break;
+      if (p > 0) __syncthreads();
+      for (int item = warp; item < mblocks * nblocks; item += warps) {
+        const int mb = item % mblocks, nb = item / mblocks;
+        int tile[MB];
+        for (int i = 0; i < MB; ++i) {
+          const int r = mb * MB + i, local = first_tile + r % cm;
+          tile[i] = (r < 3 * cm && local < mtd) ? (r / cm) * mtd + local : -1;
+        }
+        double acc[MB][NB][2];
+        for (int i = 0; i < MB; ++i)
+          for (int j = 0; j < NB; ++j) acc[i][j][0] = acc[i][j][1] = 0.0;
+        for (int ks = 0; ks < kst; ++ks) {
+          double av[MB], bv[NB];
+          for (int i = 0; i < MB; ++i)
+            av[i] = tile[i] >= 0 ? A[(static_cast<std::size_t>(tile[i]) * kst + ks) * 32 + lane] : 0.0;
+          for (int j = 0; j < NB; ++j) bv[j] = nb * NB + j < nt ? sb[(ks * nt + nb * NB + j) * 32 + lane] : 0.0;
+          for (int i = 0; i < MB; ++i)
+            for (int j = 0; j < NB; ++j)
+              if (tile[i] >= 0 && nb * NB + j < nt) mma_f64(acc[i][j][0], acc[i][j][1], av[i], bv[j]);
+        }
+        for (int i = 0; i < MB; ++i) {
+          if (tile[i] < 0) continue;
+          const int d = tile[i] / mtd, row = d * cm * 8 + (tile[i] % mtd - first_tile) * 8 + lane / 4;
+          for (int j = 0; j < NB; ++j) {
+            if (nb * NB + j >= nt) continue;
+            const int col = (nb * NB + j) * 8 + 2 * (lane % 4);
+            sc[static_cast<std::size_t>(col) * ldc + row] = acc[i][j][0];
+            sc[static_cast<std::size_t>(col + 1) * ldc + row] = acc[i][j][1];
+          }
+        }
+      }
+      __syncthreads();
+      const int node0 = first_tile * 8, nodes = np - node0 < cm * 8 ? np - node0 : cm * 8;
+      for (int x = threadIdx.x; x < k * nodes; x += blockDim.x) {
+        const int le = x / nodes, i = x % nodes, e = g0 + le;
+        if (e >= K) continue;
+        double dr[nf], ds[nf], dt[nf];
+        for (int f = 0; f < nf; ++f) {
+          const double* c = sc + static_cast<std::size_t>(le * nf + f) * ldc + i;
+          dr[f] = c[0];
+          ds[f] = c[cm * 8];
+          dt[f] = c[2 * cm * 8];
+        }
+        write_volume<np>(drdx, material, rhs, e, node0 + i, dr, ds, dt);
+      }
+    }
+  }
+}
+#endif
 
 }  // namespace
 
@@ -170,15 +252,55 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
   // The kernel the solver runs: the tuned family's micro volume kernel with its parameters, or
   // the straightforward one.
   const auto& kn = solver->kernels();
-  const bool micro = kn.family == physics::TetKernelFamily::Tuned && kn.tuning.volume == kernels::nodal_tet::StageKernel::Micro;
+  using kernels::nodal_tet::StageKernel;
+  const bool tuned = kn.family == physics::TetKernelFamily::Tuned;
+  const bool micro = tuned && kn.tuning.volume == StageKernel::Micro;
+  const bool tensor = tuned && kn.tuning.volume == StageKernel::Tensor;
   const auto shape = kn.tuning.volume_shape;
-  t.kernel = micro ? "micro" : "thread";
+  t.kernel = micro ? "micro" : (tensor ? "tensor" : "thread");
+#ifndef DGK_TENSOR_CORES_F64
+  if (tensor) {
+    t.why = "the tensor-core volume kernel is not built here";
+    return t;
+  }
+#endif
+  // The tensor-core kernel's operator fragments, laid out as the Kokkos kernel lays them out.
+  Kokkos::View<double*, Kokkos::CudaSpace> fragments;
+  if (tensor)
+    dispatch_order(order, [&](auto n) {
+      fragments = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, Kokkos::Cuda, double>::tensor_operator(
+          Kokkos::Cuda(), ops);
+    });
   auto launch = [&] {
     dispatch_order(order, [&](auto n) {
       constexpr int N = decltype(n)::value;
       constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
+#ifdef DGK_TENSOR_CORES_F64
+      if (tensor) {
+        constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4;
+        const int nt = (nf * shape.elements + 7) / 8, cm = (mtd + shape.passes - 1) / shape.passes;
+        const std::size_t bytes = (static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * (3 * cm * 8 + 4)) *
+                                  sizeof(double);
+        const int per_block = shape.elements * shape.sequential, blocks = (K + per_block - 1) / per_block;
+        auto go = [&](auto kernel) {
+          // Kokkos launches team kernels preferring shared memory over L1 (cudaFuncCachePreferShared).
+          cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferShared);
+          if (bytes > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+          kernel<<<blocks, 32 * shape.warps, bytes, stream>>>(fragments.data(), md.drdx.data(), md.material.data(),
+                                                             solver->fields().data(), out.data(), K, shape.elements,
+                                                             shape.sequential, shape.passes);
+        };
+        switch (shape.inline_blocks) {
+          case 1: go(tensor_volume_kernel<N, 1>); break;
+          case 2: go(tensor_volume_kernel<N, 2>); break;
+          default: go(tensor_volume_kernel<N, 4>); break;
+        }
+        return;
+      }
+#endif
       if (!micro) {
         const int threads = std::min(1024, (np + 31) / 32 * 32);  // the Kokkos kernel's team size
+        cudaFuncSetCacheConfig(volume_kernel<N>, cudaFuncCachePreferShared);  // as Kokkos's team launches
         volume_kernel<N><<<K, threads, 0, stream>>>(ops.Dr.data(), ops.Ds.data(), ops.Dt.data(), md.drdx.data(),
                                                     md.material.data(), solver->fields().data(), out.data());
         return;
@@ -190,6 +312,7 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
       const std::size_t bytes =
           ((st & 2 ? 3 * np * np : 0) + (st & 1 ? shape.elements * shape.inline_blocks * nf * np : 0)) * sizeof(double);
       auto go = [&](auto kernel) {
+        cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferShared);  // as Kokkos's team launches
         if (bytes > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
         kernel<<<blocks, threads, bytes, stream>>>(ops.Dr.data(), ops.Ds.data(), ops.Dt.data(), md.drdx.data(),
                                                   md.material.data(), solver->fields().data(), out.data(), K,

@@ -237,7 +237,10 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
             << " elements apart on average), "
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
-            << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s\n";
+            << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s"
+            << (ceil.tensor_flops_per_s > 0 ? ", FP64 tensor-core mma " + fmt(ceil.tensor_flops_per_s / 1e9, 1) + " GFLOP/s"
+                                             : std::string())
+            << "\n";
   Report rep;
   rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
@@ -247,6 +250,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   rep.set("mean_neighbour_distance", dgk::mesh::mean_neighbour_distance(nb, 4));
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
+  if (ceil.tensor_flops_per_s > 0) rep.set("tensor_gflops", ceil.tensor_flops_per_s / 1e9);
   std::cout << std::setw(3) << "N" << std::setw(19) << "kernels" << std::setw(9) << "stage" << std::setw(11)
             << "time ms" << std::setw(10) << "GFLOP/s" << std::setw(9) << "GB/s" << std::setw(10) << "roofline"
             << std::setw(14) << "s/DOF/stage"
@@ -264,7 +268,13 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
       auto& sim = cs.simulation();
       const auto costs = sim.costs();
       const auto times = sim.time_stages(reps);
-      double tf = 0, tb = 0, tt = 0, tbound = 0;
+      double tf = 0, tb = 0, tt = 0, tbound = 0, tbound_tc = 0;
+      // Kernels on FP64 tensor cores are also judged against the tensor-core rate.
+      const bool tuned_family = cs.kernels().family == dgk::physics::TetKernelFamily::Tuned;
+      using dgk::kernels::nodal_tet::StageKernel;
+      const bool tc_volume = tuned_family && cs.kernels().tuning.volume == StageKernel::Tensor,
+                 tc_lift = tuned_family && cs.kernels().tuning.lift == StageKernel::Tensor,
+                 tc_any = (tc_volume || tc_lift) && ceil.tensor_flops_per_s > 0;
       // The tuned family's parameters go on a line of their own.
       const std::string full = dgk::physics::to_string(cs.kernels());
       const std::string fname = full.substr(0, full.find(" ("));
@@ -276,13 +286,18 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         const double flops = total ? tf : costs[s].flops, bytes = total ? tb : costs[s].bytes;
         const double t = total ? tt : times.seconds[s];
         const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
+        const std::string name = total ? "stage" : costs[s].name;
+        const bool on_tc = tc_any && (total || (name == "volume" ? tc_volume : name.find("lift") != std::string::npos && tc_lift));
+        const double bound_tc =
+            total ? tbound_tc
+                  : (on_tc ? std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.tensor_flops_per_s) : bound);
         if (!total) {
           tf += flops;
           tb += bytes;
           tt += t;
           tbound += bound;
+          tbound_tc += bound_tc;
         }
-        const std::string name = total ? "stage" : costs[s].name;
         std::cout << std::setw(3) << order << std::setw(19) << fname << std::setw(9) << name << std::setw(11)
                   << fmt(t * 1e3, 4) << std::setw(10) << fmt(flops / t / 1e9, 1) << std::setw(9)
                   << fmt(bytes / t / 1e9, 1) << std::setw(9) << fmt(100 * bound / t, 1) << "%" << std::setw(14)
@@ -299,7 +314,12 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         row.set("gflops", flops / t / 1e9);
         row.set("gbytes_per_s", bytes / t / 1e9);
         row.set("roofline_fraction", bound / t);
+        if (on_tc) row.set("tensor_roofline_fraction", bound_tc / t);
         rep.add_row("kernels", row);
+        if (on_tc)
+          std::cout << std::setw(3) << order << std::setw(19) << "" << std::setw(9) << name
+                    << "  on FP64 tensor cores: " << fmt(100 * bound_tc / t, 1)
+                    << "% of the roofline at the measured tensor-core rate\n";
       }
       totals.emplace_back(fname, tt);
       // What Kokkos costs: the same volume kernel in plain CUDA C++, on the same data.

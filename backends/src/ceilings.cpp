@@ -1,10 +1,12 @@
 #include "dgk/backends/ceilings.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <Kokkos_Core.hpp>
 
 #include "dgk/core/execution.hpp"
+#include "dgk/core/tensor_core.hpp"
 
 namespace dgk::backends {
 
@@ -54,6 +56,28 @@ Ceilings measure_ceilings(std::size_t bytes) {
                          });
   });
   Ceilings c;
+#ifdef DGK_TENSOR_CORES_F64
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::Cuda>::value && std::is_same<Real, double>::value) {
+    // Independent chains of warp-wide 8 x 8 x 4 multiply-adds; every lane of every warp calls
+    // them (the thread count is a multiple of the warp size).
+    const double t_mma = median_seconds(space, 5, [&] {
+      Kokkos::parallel_for("dgk::backends::mma", Kokkos::RangePolicy<ExecutionSpace>(space, 0, threads),
+                           KOKKOS_LAMBDA(const int i) {
+                             constexpr int chains = 8;
+                             double acc[chains][2];
+                             for (int k = 0; k < chains; ++k) acc[k][0] = acc[k][1] = 1e-3 * (i % 7 + k);
+                             const double x = 1e-9 * (i % 5), y = 1e-3;
+                             for (int k = 0; k < iters; ++k)
+                               for (int ch = 0; ch < chains; ++ch) mma_f64(acc[ch][0], acc[ch][1], x, y);
+                             double s = 0;
+                             for (int k = 0; k < chains; ++k) s += acc[k][0] + acc[k][1];
+                             out(i) = s;
+                           });
+    });
+    // 512 flops per warp-wide mma, 16 per lane.
+    c.tensor_flops_per_s = 16.0 * 8.0 * static_cast<double>(iters) * static_cast<double>(threads) / t_mma;
+  }
+#endif
   c.copy_bytes_per_s = 2.0 * static_cast<double>(n * sizeof(Real)) / t_copy;
   c.flops_per_s = 2.0 * 8.0 * static_cast<double>(iters) * static_cast<double>(threads) / t_fma;
   c.precision = sizeof(Real) == 4 ? "float" : "double";

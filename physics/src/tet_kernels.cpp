@@ -83,14 +83,19 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
       case StageKernel::Thread: return std::string("thread");
       case StageKernel::Micro: return "micro" + shape(m);
       case StageKernel::Batched: return "batched k=" + std::to_string(t.batch);
+      case StageKernel::Tensor:
+        return "tensor k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
+               " ws=" + std::to_string(m.sequential) + " warps=" + std::to_string(m.warps) +
+               (m.passes > 1 ? " passes=" + std::to_string(m.passes) : std::string()) +
+               (m.staged_product ? " product=scratch" : std::string());
     }
     return std::string();
   };
   std::string s = "volume " + stage(t.volume, t.volume_shape) + "; ";
   switch (t.mode) {
     case LiftMode::Split: s += "lift " + stage(t.lift, t.lift_shape); break;
-    case LiftMode::FusedLift: s += "surface+lift micro" + shape(t.lift_shape); break;
-    case LiftMode::FusedUpdate: s += "surface+lift+update micro" + shape(t.lift_shape); break;
+    case LiftMode::FusedLift: s += "surface+lift " + stage(t.lift, t.lift_shape); break;
+    case LiftMode::FusedUpdate: s += "surface+lift+update " + stage(t.lift, t.lift_shape); break;
   }
   return s;
 }

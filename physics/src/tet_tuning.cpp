@@ -90,8 +90,46 @@ struct Search {
     return best;
   }
 
+  // The tensor-core kernel's shapes for one stage (none where the build has no tensor cores:
+  // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
+  std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
+    auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product) {
+      NodalTuning t = base;
+      MicroShape s;
+      s.elements = k;
+      s.inline_blocks = wi;
+      s.sequential = ws;
+      s.warps = warps;
+      s.passes = passes;
+      s.staged_product = staged_product;
+      (volume ? t.volume_shape : t.lift_shape) = s;
+      (volume ? t.volume : t.lift) = StageKernel::Tensor;
+      return t;
+    };
+    std::vector<NodalTuning> first;
+    for (int k : {1, 2, 4, 8, 16})
+      for (int passes : volume ? std::vector<int>{1, 2, 3, 4, 8} : std::vector<int>{1})
+        for (bool staged : volume ? std::vector<bool>{false} : std::vector<bool>{false, true})
+          first.push_back(with(k, 2, 1, 4, passes, staged));
+    auto best = time_all(first, part, name);
+    std::vector<NodalTuning> second;
+    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) {
+      const auto& s = volume ? best[b].tuning.volume_shape : best[b].tuning.lift_shape;
+      for (int wi : {1, 2, 4})
+        for (int warps : {2, 4, 8})
+          for (int ws : {1, 4}) {
+            if (wi == 2 && warps == 4 && ws == 1) continue;
+            second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product));
+          }
+    }
+    auto more = time_all(second, part, name);
+    best.insert(best.end(), more.begin(), more.end());
+    fastest_first(best);
+    return best;
+  }
+
   void say(const std::string& what, const TuningTrial& t) {
-    if (log) *log << "  " << std::left << std::setw(22) << what << std::right << std::setw(10) << std::fixed
+    if (log) *log << "  " << std::left << std::setw(36) << what << std::right << std::setw(10) << std::fixed
                   << std::setprecision(4) << t.seconds * 1e3 << " ms  " << to_string(t.tuning) << "\n";
   }
 };
@@ -102,7 +140,7 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
   TuningResult result;
   result.elements = elements;
   Search search{solver, reps, log, result.trials};
-  const NodalTuning baseline;  // thread volume, split thread lift
+  const NodalTuning baseline{};  // thread volume, split thread lift
 
   // 1. Volume.
   std::vector<NodalTuning> volume = {baseline};
@@ -115,6 +153,12 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
   auto vol = search.time_all(volume, TunedPart::Volume, "volume");
   auto vol_micro = search.micro(baseline, true, TunedPart::Volume, "volume");
   vol.insert(vol.end(), vol_micro.begin(), vol_micro.end());
+  auto vol_tensor = search.tensor(baseline, true, TunedPart::Volume, "volume");
+  if (!vol_micro.empty() && !vol_tensor.empty()) {
+    search.say("volume (best micro)", vol_micro.front());
+    search.say("volume (best tensor)", vol_tensor.front());
+  }
+  vol.insert(vol.end(), vol_tensor.begin(), vol_tensor.end());
   fastest_first(vol);
   DGK_THROW_IF(vol.empty(), "tune_nodal: no volume kernel can run on this device");
   search.say("volume", vol.front());
@@ -142,6 +186,8 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     auto lift = search.time_all(split, TunedPart::Lift, "lift split");
     auto lift_micro = search.micro(best, false, TunedPart::Lift, "lift split");
     lift.insert(lift.end(), lift_micro.begin(), lift_micro.end());
+    auto lift_tensor = search.tensor(best, false, TunedPart::Lift, "lift split");
+    lift.insert(lift.end(), lift_tensor.begin(), lift_tensor.end());
     fastest_first(lift);
     search.say("lift (split)", lift.front());
     finalists.push_back(lift.front().tuning);
@@ -151,6 +197,13 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     t.mode = mode;
     const std::string name = mode == LiftMode::FusedLift ? "lift fused-lift" : "lift fused-update";
     auto fused = search.micro(t, false, TunedPart::Lift, name);
+    auto fused_tensor = search.tensor(t, false, TunedPart::Lift, name);
+    if (!fused.empty() && !fused_tensor.empty()) {
+      search.say(name + " (best micro)", fused.front());
+      search.say(name + " (best tensor)", fused_tensor.front());
+    }
+    fused.insert(fused.end(), fused_tensor.begin(), fused_tensor.end());
+    fastest_first(fused);
     if (fused.empty()) continue;
     search.say(mode == LiftMode::FusedLift ? "surface+lift" : "surface+lift+update", fused.front());
     finalists.push_back(fused.front().tuning);
@@ -182,7 +235,13 @@ const char* staging_name(Staging s) {
   return s == Staging::Fields ? "fields" : (s == Staging::Operator ? "operator" : "both");
 }
 const char* kernel_name(StageKernel k) {
-  return k == StageKernel::Thread ? "thread" : (k == StageKernel::Micro ? "micro" : "batched");
+  switch (k) {
+    case StageKernel::Thread: return "thread";
+    case StageKernel::Micro: return "micro";
+    case StageKernel::Batched: return "batched";
+    case StageKernel::Tensor: return "tensor";
+  }
+  return "";
 }
 const char* mode_name(LiftMode m) {
   return m == LiftMode::Split ? "split" : (m == LiftMode::FusedLift ? "fused-lift" : "fused-update");
@@ -193,6 +252,9 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"wi", s.inline_blocks},
           {"ri", s.rows},
           {"ws", s.sequential},
+          {"warps", s.warps},
+          {"passes", s.passes},
+          {"staged_product", s.staged_product},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -218,16 +280,19 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.inline_blocks = j.at("wi").get<int>();
   s.sequential = j.at("ws").get<int>();
   s.rows = j.value("ri", 1);
+  s.warps = j.value("warps", 4);
+  s.passes = j.value("passes", 1);
+  s.staged_product = j.value("staged_product", false);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }
 
 NodalTuning tuning_of(const nlohmann::json& j) {
   NodalTuning t;
-  const StageKernel kinds[] = {StageKernel::Thread, StageKernel::Micro, StageKernel::Batched};
-  t.volume = named(j, "volume", {"thread", "micro", "batched"}, kinds);
+  const StageKernel kinds[] = {StageKernel::Thread, StageKernel::Micro, StageKernel::Batched, StageKernel::Tensor};
+  t.volume = named(j, "volume", {"thread", "micro", "batched", "tensor"}, kinds);
   t.volume_shape = shape_of(j.at("volume_shape"));
-  t.lift = named(j, "lift", {"thread", "micro", "batched"}, kinds);
+  t.lift = named(j, "lift", {"thread", "micro", "batched", "tensor"}, kinds);
   t.lift_shape = shape_of(j.at("lift_shape"));
   t.mode = named(j, "mode", {"split", "fused-lift", "fused-update"},
                  {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate});

@@ -1,12 +1,14 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
 //  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
-//    volume also with two nodes per thread; the
+//    volume also with two nodes per thread; the tensor-core volume and lift kernels where they
+//    are built; the
 //    batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
 //    double and float, on every enabled execution space, within a first-order rounding bound;
 //  - the tuner picks a choice that runs and is no slower than what it timed for the baseline,
 //    the cache keeps it (and refuses a damaged file with its name), and a case uses it.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,7 @@
 
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
+#include "dgk/core/tensor_core.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
@@ -84,6 +87,36 @@ std::vector<nt::NodalTuning> variants() {
       t.volume_shape = {k, wi, ws, nt::Staging::Fields, 2};
       all.push_back(t);
     }
+  // The tensor-core volume kernel: partial groups (k = 3, 5), several warps, row tiles per warp,
+  // passes over the nodes (more passes than row tiles at low orders) and sequential groups.
+  // The tensor-core lift likewise, in each mode.
+  auto tensor_shape = [](int k, int wi, int ws, int warps, int passes) {
+    nt::MicroShape s;
+    s.elements = k;
+    s.inline_blocks = wi;
+    s.sequential = ws;
+    s.warps = warps;
+    s.passes = passes;
+    return s;
+  };
+  for (auto [k, wi, ws, warps, passes] : {std::array{1, 1, 1, 1, 1}, std::array{3, 2, 2, 3, 2},
+                                          std::array{5, 4, 3, 4, 3}, std::array{2, 1, 1, 8, 1},
+                                          std::array{1, 2, 1, 4, 64}}) {
+    nt::NodalTuning t = base;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(k, wi, ws, warps, passes);
+    all.push_back(t);
+  }
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
+    for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
+      for (bool staged : {false, true}) {
+        nt::NodalTuning t = base;
+        t.lift = nt::StageKernel::Tensor;
+        t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
+        t.lift_shape.staged_product = staged;
+        t.mode = mode;
+        all.push_back(t);
+      }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -92,6 +125,17 @@ std::vector<nt::NodalTuning> variants() {
     all.push_back(t);
   }
   return all;
+}
+
+/// Whether the tensor-core volume kernel is built for this backend and precision.
+bool tensor_cores(Backend backend, const std::string& precision) {
+#ifdef DGK_TENSOR_CORES_F64
+  return backend == Backend::Cuda && precision == "double";
+#else
+  (void)backend;
+  (void)precision;
+  return false;
+#endif
 }
 
 struct Stepped {
@@ -154,18 +198,26 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       physics::TetKernels tuned;
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
-      int ran[4] = {0, 0, 0, 0}, ran_rows = 0;
+      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0};
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
         if (!why.empty()) {
-          // Only the backend's limits (scratch, threads per team) may stop a variant.
-          EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos)
+          // Only the backend's limits (scratch, threads per team) may stop a variant, and the
+          // tensor-core kernel where the build or the precision has none.
+          const bool no_tensor = (t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
+                                 !tensor_cores(backend, precision);
+          EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos ||
+                      (no_tensor && why.find("tensor cores") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
-        ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
+        const bool tensor = t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor;
+        EXPECT_TRUE(!tensor || tensor_cores(backend, precision));
+        if (t.volume == nt::StageKernel::Tensor) ++ran_tensor[0];
+        if (t.lift == nt::StageKernel::Tensor) ++ran_tensor[1 + static_cast<int>(t.mode)];
+        if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
@@ -177,6 +229,11 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       // backend, so every kind runs at every order.
       for (int kind = 0; kind < 4; ++kind) EXPECT_GE(ran[kind], 1) << precision << " order " << order << " kind " << kind;
       EXPECT_GE(ran_rows, 1) << precision << " order " << order << ": no two-node variant ran";
+      // Tensor-core volume, then lift split, fused lift, fused update.
+      if (tensor_cores(backend, precision)) {
+        for (int kind = 0; kind < 4; ++kind)
+          EXPECT_GE(ran_tensor[kind], 1) << precision << " order " << order << ": no tensor-core variant " << kind;
+      }
     }
   }
 }
@@ -200,7 +257,13 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   EXPECT_NE(s.infeasible(t).find("r_i"), std::string::npos);
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
-  EXPECT_NE(s.infeasible(t).find("micro lift"), std::string::npos);
+  EXPECT_NE(s.infeasible(t).find("fused modes"), std::string::npos);
+  t = {};
+  t.volume = nt::StageKernel::Tensor;
+  t.volume_shape.warps = 0;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "warps" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
   t = {};
   t.batch = 0;
   EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);
@@ -236,7 +299,9 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
     EXPECT_TRUE(std::any_of(r.trials.begin(), r.trials.end(), [&](const auto& t) { return t.part == part; })) << part;
   // The choice is the fastest stage among those timed.
   for (const auto& t : r.trials)
-    if (t.part == "stage") EXPECT_LE(r.stage_seconds, t.seconds);
+    if (t.part == "stage") {
+      EXPECT_LE(r.stage_seconds, t.seconds);
+    }
 
   TempCache tmp("tuning-cache");
   const physics::TuningCache cache(tmp.path);

@@ -1,6 +1,8 @@
 // Measured ceilings of an execution space, for roofline fractions: the bandwidth of a large
 // device copy (bytes read + bytes written per second) and the rate of an FMA-bound loop in the
-// run's precision. Measured in the same run as the kernels they judge.
+// run's precision; where the build has FP64 tensor cores (dgk/core/tensor_core.hpp) and the run
+// is in double on the GPU, also the rate of a loop of tensor-core multiply-adds. Measured in the
+// same run as the kernels they judge.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +16,7 @@ namespace dgk::backends {
 struct Ceilings {
   double copy_bytes_per_s = 0.0;  ///< read + write
   double flops_per_s = 0.0;       ///< FMA counted as 2 flops
+  double tensor_flops_per_s = 0.0;  ///< FP64 tensor-core mma (8 x 8 x 4: 512 flops); 0 where none
   std::string precision;          ///< "float" or "double"
 };
 

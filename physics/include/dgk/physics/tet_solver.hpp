@@ -195,6 +195,7 @@ class TetSolver final : public Simulation, public NodalTunable {
             case StageKernel::Thread: kernels_for<N>().volume(m_space, m_shape.volume_team); break;
             case StageKernel::Micro: tuned_for<N>(m_kernels.tuning.volume_shape).micro_volume(m_space); break;
             case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.volume_shape).batched_volume(m_space); break;
+            case StageKernel::Tensor: tuned_for<N>(m_kernels.tuning.volume_shape).tensor_volume(m_space); break;
           }
           break;
         default: bernstein_for<N>().volume(m_space, m_shape.volume_team); break;
@@ -223,6 +224,9 @@ class TetSolver final : public Simulation, public NodalTunable {
               tuned_for<N>(m_kernels.tuning.lift_shape).micro_lift(m_space, 0, m_mesh.num_elements);
               break;
             case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.lift_shape).batched_lift(m_space); break;
+            case StageKernel::Tensor:
+              tuned_for<N>(m_kernels.tuning.lift_shape).tensor_lift(m_space, 0, m_mesh.num_elements);
+              break;
           }
           break;
         case TetKernelFamily::Sparse: bernstein_for<N>().lift_sparse(m_space, m_shape.lift_team); break;
@@ -238,7 +242,10 @@ class TetSolver final : public Simulation, public NodalTunable {
       k.a = Real(a);
       k.b = Real(b);
       k.dt = Real(dt);
-      k.micro_lift(m_space, begin, end);
+      if (m_kernels.tuning.lift == StageKernel::Tensor)
+        k.tensor_lift(m_space, begin, end);
+      else
+        k.micro_lift(m_space, begin, end);
     });
   }
   void update(double a, double b, double dt) const {
@@ -545,20 +552,24 @@ class TetSolver final : public Simulation, public NodalTunable {
             std::to_string(t.volume_shape.inline_blocks) + " (expected r_i = 1, or r_i = 2 with w_i <= 2)";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
-    if (why.empty() && (t.lift == StageKernel::Micro || t.mode != LiftMode::Split))
+    if (why.empty() && (t.lift == StageKernel::Micro || (t.mode != LiftMode::Split && t.lift != StageKernel::Tensor)))
       why = valid(t.lift_shape, "lift");
     if (why.empty() && t.batch < 1) why = "batched: " + std::to_string(t.batch) + " elements per team";
-    if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro)
-      why = "the fused modes run the micro lift kernel";
+    if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro && t.lift != StageKernel::Tensor)
+      why = "the fused modes run the micro or the tensor-core lift kernel";
     if (!why.empty()) return why;
     dispatch_order(m_order, [&](auto n) {
       constexpr int N = decltype(n)::value;
       auto join = [&](const std::string& part, const std::string& w) {
         if (!w.empty()) why += (why.empty() ? "" : "; ") + part + ": " + w;
       };
-      if (t.volume != StageKernel::Thread)
+      if (t.volume == StageKernel::Tensor)
+        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_tensor(m_space));
+      else if (t.volume != StageKernel::Thread)
         join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
-      if (t.lift != StageKernel::Thread)
+      if (t.lift == StageKernel::Tensor)
+        join("lift", tuned_for<N>(t.lift_shape, t).infeasible_tensor(m_space, true));
+      else if (t.lift != StageKernel::Thread)
         join("lift", tuned_for<N>(t.lift_shape, t).infeasible_lift(m_space, t.lift == StageKernel::Batched));
     });
     return why;
@@ -576,6 +587,11 @@ class TetSolver final : public Simulation, public NodalTunable {
       m_q_next = FieldView("dgk::nodal_tet::q_next", m_q.extent(0), nf, m_ref.np);
       Kokkos::deep_copy(m_space, m_q_next, m_q);
     }
+    dispatch_order(m_order, [&](auto n) {
+      using K = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, ExecutionSpace, Real>;
+      if (t.volume == StageKernel::Tensor && m_tensor_D.extent(0) == 0) m_tensor_D = K::tensor_operator(m_space, m_ops);
+      if (t.lift == StageKernel::Tensor && m_tensor_L.extent(0) == 0) m_tensor_L = K::tensor_lift_operator(m_space, m_ops);
+    });
   }
   double time_part(TunedPart part, int reps) override {
     auto measure = [&](auto&& f) {
@@ -619,6 +635,8 @@ class TetSolver final : public Simulation, public NodalTunable {
     k.flux = m_flux;
     k.res = m_res;
     k.q_out = m_q_next;
+    k.tensor_D = m_tensor_D;
+    k.tensor_L = m_tensor_L;
     k.shape = shape;
     k.mode = t.mode;
     k.batch = t.batch;
@@ -677,6 +695,8 @@ class TetSolver final : public Simulation, public NodalTunable {
   kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
   FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   FieldView m_q_next;                   // the fused-update kernels' second field buffer
+  Kokkos::View<Real*, Mem> m_tensor_D;  // the tensor-core volume kernel's operator fragments
+  Kokkos::View<Real*, Mem> m_tensor_L;  // the tensor-core lift kernel's operator fragments
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
   nodal_state::Ownership<Mem> m_own;

@@ -8,10 +8,13 @@
 //  1. volume: the thread kernel, the batched kernel for a few team sizes, and the micro kernel:
 //     first every microblock size k (k np within the team limit, padding waste bounded) with every
 //     staging at w_i = w_s = 1, then w_i x w_s (x r_i, nodes per thread, for the volume) for the
-//     three best (k, staging);
+//     three best (k, staging); where the build has FP64 tensor cores (CUDA, double), the
+//     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
+//     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
+//     w_i x warps x w_s for the three best;
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
-//     thread, batched and micro), fused lift (gather and lift in one kernel), fused update (also
-//     the LSERK update);
+//     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
+//     (also the LSERK update), each with the micro and the tensor-core kernel;
 //  3. the whole RK stage for the best of each mode, with the best volume kernel: the fastest
 //     stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.

@@ -24,6 +24,26 @@
 //   batched        the element-local products as KokkosBatched team GEMMs: per team, k
 //                  elements' fields form a (k nf) x np row-major block, D (B^T) lands in scratch
 //                  (volume), rhs block += flux block LIFT^T in place (lift).
+//   tensor volume  the volume kernel on FP64 tensor cores (CUDA, double, compute capability 8.0
+//                  and newer; dgk/core/tensor_core.hpp): per group of k elements one product
+//                  [D_r; D_s; D_t] (3 np x np) times the group's fields (np x nf k columns). D
+//                  is read from global memory in 8 x 4 fragments stored in the tensor cores'
+//                  lane order (tensor_operator()), so a warp's load of a fragment is one
+//                  coalesced 256-byte read that the L1 cache serves to every team on the SM; the
+//                  fields are staged in scratch in the same lane order, zero-padded to whole
+//                  4 x 8 fragments. A warp owns w_i 8-row tiles of the product at a time with
+//                  three 8-column tiles, so each operator fragment serves 3 multiplies; the
+//                  product lands in scratch (column-major) and each thread turns its node's
+//                  3 nf derivatives into the volume term. `passes` > 1 computes the rows
+//                  (nodes) in that many passes (at most one per 8-row tile), which bounds the
+//                  scratch the product needs.
+//   tensor lift    rhs += LIFT flux on the tensor cores, in the three modes of the micro lift:
+//                  per group of k elements LIFT (np x 4 nfp, fragments in lane order) times the
+//                  group's flux (4 nfp x nf k), which the team gathers (fused modes) or copies
+//                  (split) into scratch in fragment order. The product is used where it lands
+//                  (each lane adds its two values of an 8 x 8 tile to rhs, or applies the LSERK
+//                  update to them) or, with staged_product, passes through scratch so that one
+//                  thread per (element, field, node) finishes it in memory order.
 // Elements are taken in order: a team's elements are consecutive, group by group; a thread
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
@@ -37,6 +57,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "dgk/core/error.hpp"
+#include "dgk/core/tensor_core.hpp"
 #include "dgk/kernels/nodal_tet/data.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/kernels/nodal_tet/tuning_shape.hpp"
@@ -49,6 +70,10 @@ template <int WI>
 struct TagMicroLift {};
 struct TagBatchedVolume {};
 struct TagBatchedLift {};
+template <int MB>
+struct TagTensorVolume {};
+template <int MB>
+struct TagTensorLift {};
 
 template <int N, class Physics, class ExecutionSpace, class Real>
 struct TunedKernels {
@@ -60,6 +85,16 @@ struct TunedKernels {
   using ScratchArray = Kokkos::View<Real*, Scratch, Kokkos::MemoryUnmanaged>;
   using ScratchMatrix = Kokkos::View<Real**, Kokkos::LayoutRight, Scratch, Kokkos::MemoryUnmanaged>;
   static constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  /// Whether this instantiation has the tensor-core volume kernel.
+  static constexpr bool tensor_cores =
+#ifdef DGK_TENSOR_CORES_F64
+      std::is_same<ExecutionSpace, Kokkos::Cuda>::value && std::is_same<Real, double>::value;
+#else
+      false;
+#endif
+  // Tiles of the tensor-core product: 8-row tiles of one D (mtd), 4-wide steps over the nodes
+  // (kst), and the 8-column tiles a warp holds at a time.
+  static constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4, tensor_col_tiles = 3;
 
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
@@ -70,6 +105,8 @@ struct TunedKernels {
   int batch = 1;  ///< elements per team of the batched kernels
   int begin = 0, end = 0;  ///< the elements a launch covers (the lift: a range, see lift())
   Real a = 0, b = 0, dt = 0;  ///< LSERK coefficients of the fused update
+  Kokkos::View<Real*, Mem> tensor_D;  ///< D_r, D_s, D_t in fragment order (tensor_operator())
+  Kokkos::View<Real*, Mem> tensor_L;  ///< LIFT in fragment order (tensor_lift_operator())
 
   // --- micro volume ------------------------------------------------------------------------
   template <int WI, int RI>
@@ -134,6 +171,210 @@ struct TunedKernels {
     }
   }
 
+  // The team's products on the tensor cores, warp by warp: C = A B with A's 8 x 4 fragments in
+  // lane order at A + (tile steps + ks) 32 and B's 4 x 8 fragments in scratch at
+  // B + (ks nt + t) 32. C's row slots 0 .. slots-1 map to A's row tiles through tile_of (-1: no
+  // tile); a warp takes MB slots by tensor_col_tiles column tiles at a time, accumulating in
+  // registers over the `steps` k-steps, and hands each lane's two values of each 8 x 8 tile to
+  // out(slot, column tile, c0, c1) (lane l: row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1).
+  template <int MB, class TileOf, class Out>
+  KOKKOS_INLINE_FUNCTION static void warp_products(int lane, int warp, int warps, int slots, const Real* A, int steps,
+                                                   const Real* B, int nt, TileOf&& tile_of, Out&& out) {
+    constexpr int NB = tensor_col_tiles;
+    const int mblocks = (slots + MB - 1) / MB, nblocks = (nt + NB - 1) / NB;
+    for (int item = warp; item < mblocks * nblocks; item += warps) {
+      const int mb = item % mblocks, nb = item / mblocks;
+      int tile[MB];
+      for (int i = 0; i < MB; ++i) tile[i] = mb * MB + i < slots ? tile_of(mb * MB + i) : -1;
+      Real acc[MB][NB][2];
+      for (int i = 0; i < MB; ++i)
+        for (int j = 0; j < NB; ++j) acc[i][j][0] = acc[i][j][1] = Real(0);
+      for (int ks = 0; ks < steps; ++ks) {
+        Real av[MB], bv[NB];
+        for (int i = 0; i < MB; ++i)
+          av[i] = tile[i] >= 0 ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
+        for (int j = 0; j < NB; ++j) bv[j] = nb * NB + j < nt ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
+        for (int i = 0; i < MB; ++i)
+          for (int j = 0; j < NB; ++j)
+            if (tile[i] >= 0 && nb * NB + j < nt) mma_f64(acc[i][j][0], acc[i][j][1], av[i], bv[j]);
+      }
+      for (int i = 0; i < MB; ++i)
+        for (int j = 0; j < NB; ++j)
+          if (tile[i] >= 0 && nb * NB + j < nt) out(mb * MB + i, nb * NB + j, acc[i][j][0], acc[i][j][1]);
+    }
+  }
+
+  // --- tensor-core volume -------------------------------------------------------------------
+  template <int MB>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolume<MB>, const Member& m) const {
+    if constexpr (tensor_cores) {
+      const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
+      const int cm = (mtd + shape.passes - 1) / shape.passes;  // row tiles of one D per pass
+      const int ldc = tensor_ldc(cm);
+      const int team_first = begin + m.league_rank() * E * shape.sequential;
+      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor(shape)));
+      if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume: team scratch smaller than requested");
+      Real* sc = sb + kst * nt * 32;  // the product, column c at sc + c ldc, rows d cm 8 + node
+      const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
+      const Real* A = tensor_D.data();
+      for (int s = 0; s < shape.sequential; ++s) {
+        const int g0 = team_first + s * E;
+        if (g0 >= end) break;
+        if (s > 0) m.team_barrier();  // the previous group's fields and product have been read
+        // The group's fields as 4 x 8 fragments (rows: nodes, columns: element-major fields).
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, kst * nt * 32), [&](const int x) {
+          const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
+          const int col = t * 8 + l / 4, node = ks * 4 + l % 4, e = g0 + col / nf;
+          sb[x] = (col < cols && node < np && e < end) ? q(e, col % nf, node) : Real(0);
+        });
+        m.team_barrier();
+        for (int p = 0; p < shape.passes; ++p) {
+          const int first_tile = p * cm;
+          if (first_tile >= mtd) break;
+          if (p > 0) m.team_barrier();  // the previous pass's product has been read
+          // Slot r of the pass: direction r / cm, row tile first_tile + r % cm of that D.
+          warp_products<MB>(
+              lane, warp, warps, 3 * cm, A, kst, sb, nt,
+              [&](int r) {
+                const int local = first_tile + r % cm;
+                return local < mtd ? (r / cm) * mtd + local : -1;
+              },
+              [&](int r, int t, Real c0, Real c1) {
+                const int row = (r / cm) * cm * 8 + (r % cm) * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
+                sc[static_cast<std::size_t>(col) * ldc + row] = c0;
+                sc[static_cast<std::size_t>(col + 1) * ldc + row] = c1;
+              });
+          m.team_barrier();
+          const int node0 = first_tile * 8, nodes = (np - node0 < cm * 8 ? np - node0 : cm * 8);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, E * nodes), [&](const int x) {
+            const int le = x / nodes, i = x % nodes, e = g0 + le;
+            if (e >= end) return;
+            Real dr[nf], ds[nf], dt_[nf];
+            for (int f = 0; f < nf; ++f) {
+              const Real* c = sc + static_cast<std::size_t>(le * nf + f) * ldc + i;
+              dr[f] = c[0];
+              ds[f] = c[cm * 8];
+              dt_[f] = c[2 * cm * 8];
+            }
+            write_volume(e, node0 + i, dr, ds, dt_);
+          });
+        }
+      }
+    } else {
+      (void)m;
+      Kokkos::abort("dgk::nodal_tet::tensor_volume: not built for this backend or precision");
+    }
+  }
+
+  /// `count` column-major matrices of np rows and `cols` columns (a multiple of 4 or not) as the
+  /// tensor cores' A fragments: fragment (tile, ks) of 32 values at (tile steps + ks) 32, tile =
+  /// matrix mtd + row tile, lane l holding M(8 row tile + l / 4, 4 ks + l % 4), zero outside M.
+  static Kokkos::View<Real*, Mem> tensor_fragments(const ExecutionSpace& space,
+                                                   const Kokkos::View<Real**, Kokkos::LayoutLeft, Mem> (&M)[3],
+                                                   int count) {
+    const int cols = static_cast<int>(M[0].extent(1)), steps = (cols + 3) / 4;
+    Kokkos::View<Real*, Mem> frag("dgk::nodal_tet::tensor_fragments",
+                                  static_cast<std::size_t>(count) * mtd * steps * 32);
+    const auto M0 = M[0], M1 = M[1], M2 = M[2];
+    Kokkos::parallel_for("dgk::nodal_tet::tensor_fragments",
+                         Kokkos::RangePolicy<ExecutionSpace>(space, 0, frag.extent(0)),
+                         KOKKOS_LAMBDA(const std::size_t x) {
+                           const int l = static_cast<int>(x % 32), f = static_cast<int>(x / 32);
+                           const int ks = f % steps, tile = f / steps, d = tile / mtd;
+                           const int row = (tile % mtd) * 8 + l / 4, col = ks * 4 + l % 4;
+                           Real v = Real(0);
+                           if (row < np && col < cols) v = d == 0 ? M0(row, col) : (d == 1 ? M1(row, col) : M2(row, col));
+                           frag(x) = v;
+                         });
+    return frag;
+  }
+
+  /// D_r, D_s, D_t as the tensor-core volume kernel reads them (see tensor_fragments).
+  static Kokkos::View<Real*, Mem> tensor_operator(const ExecutionSpace& space, const Operators<Real, Mem>& ops) {
+    return tensor_fragments(space, {ops.Dr, ops.Ds, ops.Dt}, 3);
+  }
+  /// LIFT as the tensor-core lift kernel reads it (see tensor_fragments).
+  static Kokkos::View<Real*, Mem> tensor_lift_operator(const ExecutionSpace& space, const Operators<Real, Mem>& ops) {
+    return tensor_fragments(space, {ops.lift, ops.lift, ops.lift}, 1);
+  }
+
+  // --- tensor-core lift (split, fused lift, fused update) ---------------------------------
+  template <int MB>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB>, const Member& m) const {
+    if constexpr (tensor_cores) {
+      constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
+      const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
+      const int team_first = begin + m.league_rank() * E * shape.sequential;
+      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lift(shape)));
+      if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_lift: team scratch smaller than requested");
+      const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
+      // Fragment slot of the flux value at face node c, column col (element-major fields).
+      auto slot = [&](int c, int col) { return ((c / 4) * nt + col / 8) * 32 + (col % 8) * 4 + c % 4; };
+      for (int s = 0; s < shape.sequential; ++s) {
+        const int g0 = team_first + s * E;
+        if (g0 >= end) break;
+        if (s > 0) m.team_barrier();  // the previous group's flux has been read
+        if (mode == LiftMode::Split) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, kc * nt * 32), [&](const int x) {
+            const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
+            const int col = t * 8 + l / 4, c = ks * 4 + l % 4, e = g0 + col / nf;
+            sb[x] = (col < cols && e < end) ? flux(e, col % nf, c) : Real(0);
+          });
+        } else {
+          // The flux gather of the group's face nodes, straight into fragment order; the padding
+          // columns are zero.
+          const int covered = (nt * 8 + nf - 1) / nf;  // elements whose columns reach the tiles
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, covered * nc), [&](const int x) {
+            const int le = x / nc, c = x % nc, e = g0 + le;
+            Real out[nf];
+            if (le < E && e < end) {
+              face_node_flux<Physics>(ops, mesh, q, e, c, out);
+            } else {
+              for (int f = 0; f < nf; ++f) out[f] = Real(0);
+            }
+            for (int f = 0; f < nf; ++f)
+              if (le * nf + f < nt * 8) sb[slot(c, le * nf + f)] = out[f];
+          });
+        }
+        m.team_barrier();
+        if (shape.staged_product) {
+          // The product to scratch (column-major), then one thread per (element, field, node) in
+          // memory order.
+          Real* sc = sb + kc * nt * 32;
+          const int ldc = tensor_lift_ldc();
+          warp_products<MB>(
+              lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
+              [&](int r, int t, Real c0, Real c1) {
+                const int row = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
+                sc[static_cast<std::size_t>(col) * ldc + row] = c0;
+                sc[static_cast<std::size_t>(col + 1) * ldc + row] = c1;
+              });
+          m.team_barrier();
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, E * nf * np), [&](const int x) {
+            const int col = x / np, i = x % np, e = g0 + col / nf;
+            if (e < end) lift_epilogue(e, col % nf, i, sc[static_cast<std::size_t>(col) * ldc + i]);
+          });
+        } else {
+          // Each lane's two values of every 8 x 8 tile, where they land.
+          warp_products<MB>(
+              lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
+              [&](int r, int t, Real c0, Real c1) {
+                const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
+                if (i >= np) return;
+                const Real v[2] = {c0, c1};
+                for (int h = 0; h < 2; ++h) {
+                  const int e = g0 + (col + h) / nf;
+                  if (col + h < cols && e < end) lift_epilogue(e, (col + h) % nf, i, v[h]);
+                }
+              });
+        }
+      }
+    } else {
+      (void)m;
+      Kokkos::abort("dgk::nodal_tet::tensor_lift: not built for this backend or precision");
+    }
+  }
+
   // --- micro lift (split, fused lift, fused update) ----------------------------------------
   template <int WI>
   KOKKOS_INLINE_FUNCTION void operator()(TagMicroLift<WI>, const Member& m) const {
@@ -184,18 +425,9 @@ struct TunedKernels {
           for (int w = 0; w < WI; ++w)
             for (int f = 0; f < nf; ++f) acc[w][f] += x * u[w][f * nc + c];
         }
-        for (int w = 0; w < WI; ++w) {
-          if (e[w] >= end) continue;
-          if (mode == LiftMode::FusedUpdate) {
-            for (int f = 0; f < nf; ++f) {
-              const Real r = a * res(e[w], f, i) + dt * (rhs(e[w], f, i) + acc[w][f]);
-              res(e[w], f, i) = r;
-              q_out(e[w], f, i) = q(e[w], f, i) + b * r;
-            }
-          } else {
-            for (int f = 0; f < nf; ++f) rhs(e[w], f, i) += acc[w][f];
-          }
-        }
+        for (int w = 0; w < WI; ++w)
+          if (e[w] < end)
+            for (int f = 0; f < nf; ++f) lift_epilogue(e[w], f, i, acc[w][f]);
       });
     }
   }
@@ -260,6 +492,40 @@ struct TunedKernels {
                                                           scratch_bytes_lift(shape, mode), micro_team(shape));
     });
   }
+  /// The volume term of every element on the tensor cores (tensor_D must be set).
+  void tensor_volume(const ExecutionSpace& space) const {
+    if constexpr (tensor_cores) {
+      TunedKernels k = *this;
+      k.begin = 0;
+      k.end = mesh.num_elements;
+      k.dispatch_tensor(shape, [&](auto tag) {
+        k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume", shape.elements * shape.sequential,
+                                         scratch_bytes_tensor(shape), 32 * shape.warps);
+      });
+    } else {
+      (void)space;
+      DGK_THROW_IF(true, "nodal_tet::TunedKernels: the tensor-core volume kernel is not built for this backend "
+                         "and precision");
+    }
+  }
+  /// The lift in `mode` for elements [first, last) on the tensor cores (tensor_L must be set).
+  void tensor_lift(const ExecutionSpace& space, int first, int last) const {
+    if constexpr (tensor_cores) {
+      TunedKernels k = *this;
+      k.begin = first;
+      k.end = last;
+      k.dispatch_tensor_lift(shape, [&](auto tag) {
+        k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_lift", shape.elements * shape.sequential,
+                                         scratch_bytes_tensor_lift(shape), 32 * shape.warps);
+      });
+    } else {
+      (void)space;
+      (void)first;
+      (void)last;
+      DGK_THROW_IF(true, "nodal_tet::TunedKernels: the tensor-core lift kernel is not built for this backend "
+                         "and precision");
+    }
+  }
   void batched_volume(const ExecutionSpace& space) const {
     TunedKernels k = *this;
     k.begin = 0;
@@ -283,6 +549,19 @@ struct TunedKernels {
     const int st = static_cast<int>(s.staging);
     const bool flux_staged = (st & 1) || mode != LiftMode::Split;
     return scratch_bytes((st & 2 ? np * nc : 0) + (flux_staged ? s.elements * s.inline_blocks * nf * nc : 0));
+  }
+  /// Rows of the tensor kernel's product in scratch per column: 3 D's cm row tiles, plus 4 so
+  /// that the 8 rows x 4 column pairs a warp stores fall on distinct banks.
+  KOKKOS_INLINE_FUNCTION static int tensor_ldc(int cm) { return 3 * cm * 8 + 4; }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor(const MicroShape& s) {
+    const int nt = (nf * s.elements + 7) / 8, cm = (mtd + s.passes - 1) / s.passes;
+    return scratch_bytes(static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * tensor_ldc(cm));
+  }
+  KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s) {
+    const int nt = (nf * s.elements + 7) / 8;
+    return scratch_bytes(static_cast<std::size_t>(nc / 4) * nt * 32 +
+                         (s.staged_product ? static_cast<std::size_t>(nt) * 8 * tensor_lift_ldc() : 0));
   }
   /// Bytes of team scratch for `values` reals, as the scratch allocator counts them: it rounds
   /// every request up to its alignment, so a request of an odd number of floats must be padded
@@ -312,6 +591,32 @@ struct TunedKernels {
     });
     return why;
   }
+  /// Why the tensor-core volume (lift = false) or lift kernel cannot run with this shape.
+  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false) const {
+    if constexpr (!tensor_cores) {
+      (void)space;
+      (void)lift;
+      return "FP64 tensor cores: CUDA builds for compute capability 8.0 or newer, double precision only";
+    } else {
+      std::ostringstream o;
+      if (shape.elements < 1 || shape.sequential < 1 || shape.warps < 1 || shape.warps > 32 || shape.passes < 1 ||
+          (shape.inline_blocks != 1 && shape.inline_blocks != 2 && shape.inline_blocks != 4))
+        o << "k = " << shape.elements << ", w_s = " << shape.sequential << ", warps = " << shape.warps
+          << ", passes = " << shape.passes << ", row tiles w_i = " << shape.inline_blocks
+          << " (expected k >= 1, w_s >= 1, 1 <= warps <= 32, passes >= 1, w_i in {1, 2, 4})";
+      if (!o.str().empty()) return o.str();
+      std::string why;
+      if (lift)
+        dispatch_tensor_lift(shape, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape), 32 * shape.warps);
+        });
+      else
+        dispatch_tensor(shape, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor(shape), 32 * shape.warps);
+        });
+      return why;
+    }
+  }
   std::string infeasible_lift(const ExecutionSpace& space, bool batched) const {
     if (batched) return check<TagBatchedLift>(space, 0, batched_team());
     std::string why;
@@ -322,6 +627,18 @@ struct TunedKernels {
   }
 
  private:
+  // What a lift kernel does with the lifted flux v at (e, f, i): add it to rhs, or in the
+  // fused-update mode apply the LSERK update with it.
+  KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
+    if (mode == LiftMode::FusedUpdate) {
+      const Real r = a * res(e, f, i) + dt * (rhs(e, f, i) + v);
+      res(e, f, i) = r;
+      q_out(e, f, i) = q(e, f, i) + b * r;
+    } else {
+      rhs(e, f, i) += v;
+    }
+  }
+
   // Copies rows [g0, g0 + count) of a (K, nf, width) field into scratch, the rows past the end
   // as copies of the last one.
   KOKKOS_INLINE_FUNCTION void stage_rows(const Member& m, const Fields<Real, Mem>& v, Real* dst, int g0, int count,
@@ -369,6 +686,16 @@ struct TunedKernels {
       f(TagMicroVolume<1, 2>{});
     else
       f(TagMicroVolume<2, 2>{});
+  }
+
+  template <class F>
+  static void dispatch_tensor(const MicroShape& s, F&& f) {
+    dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagTensorVolume<decltype(wi)::value>{}); });
+  }
+
+  template <class F>
+  static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
+    dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagTensorLift<decltype(wi)::value>{}); });
   }
 
   template <class F>

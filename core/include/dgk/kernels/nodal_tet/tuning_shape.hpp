@@ -9,7 +9,7 @@ enum class Staging { Fields = 1, Operator = 2, Both = 3 };
 /// How the lift meets the flux gather and the update.
 enum class LiftMode { Split, FusedLift, FusedUpdate };
 /// Which implementation a stage runs.
-enum class StageKernel { Thread, Micro, Batched };
+enum class StageKernel { Thread, Micro, Batched, Tensor };
 
 /// Work distribution of a micro kernel (the parameters of paper 000, Table 3).
 struct MicroShape {
@@ -18,13 +18,19 @@ struct MicroShape {
   int sequential = 1;     ///< w_s, groups a team handles one after the other
   Staging staging = Staging::Fields;
   int rows = 1;           ///< r_i, nodes per thread (the volume kernel): 1 or 2, w_i r_i <= 4
+  // The tensor-core kernels read `elements` (elements per group), `sequential`,
+  // `inline_blocks` (8-row tiles of the operator per warp: 1, 2 or 4) and these:
+  int warps = 4;   ///< warps per team
+  int passes = 1;  ///< volume: passes over the element's nodes (fewer rows of D q in scratch at a time)
+  bool staged_product = false;  ///< lift: the product passes through scratch (a coalesced epilogue)
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };
 
 /// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
 /// meets the gather and the update. Thread is TeamKernels (one team per element); Batched uses
-/// `batch` elements per team; the fused modes run the micro lift.
+/// `batch` elements per team; Tensor (the volume kernel only) runs on FP64 tensor cores; the
+/// fused modes run the micro lift.
 struct NodalTuning {
   StageKernel volume = StageKernel::Thread;
   MicroShape volume_shape;
