@@ -1,8 +1,8 @@
 // The nodal Maxwell volume kernel written once more in plain CUDA C++, in the benchmark program
-// only: the kernel the solver runs (the tuned family's micro volume kernel with the tuned
-// parameters, else the straightforward TeamKernels::TagVolume) reads the same device arrays and
-// does the same arithmetic in the same order, so the two results agree bitwise and their times
-// tell what Kokkos costs on the same work.
+// only: the kernel the solver runs (the tuned family's micro or tensor-core volume kernel with
+// the tuned parameters, else the straightforward TeamKernels::TagVolume) reads the same device
+// arrays and does the same arithmetic in the same order, so the two results agree bitwise and
+// their times tell what Kokkos costs on the same work.
 #pragma once
 
 #include <string>
@@ -14,7 +14,7 @@ namespace dgk::app {
 struct CudaReferenceTiming {
   bool available = false;  ///< false: not a CUDA build, or not the nodal maxwell3d solver in double
   std::string why;         ///< when not available
-  std::string kernel;      ///< "micro" (the tuned kernel, its parameters) or "thread"
+  std::string kernel;      ///< "micro" or "tensor" (the tuned kernel, its parameters), or "thread"
   double seconds = 0;      ///< median of the plain CUDA volume kernel
   double max_difference = 0;  ///< largest |rhs_cuda - rhs_kokkos| (0: bitwise)
 };

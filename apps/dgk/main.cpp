@@ -14,6 +14,7 @@
 #include "bench_hdg.hpp"
 #include "config.hpp"
 #include "cuda_reference.hpp"
+#include "layout_bench.hpp"
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
@@ -176,7 +177,7 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
   return 0;
 }
 
-int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps) {
+int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps, bool layouts) {
   const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
@@ -322,6 +323,27 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
                     << "% of the roofline at the measured tensor-core rate\n";
       }
       totals.emplace_back(fname, tt);
+      // Field layouts: the straightforward volume and gather on (element, field, node) and on
+      // (element, node, field), same kernels and data.
+      if (layouts && base.name == "maxwell3d" && base.precision == "double" && fname == "nodal thread") {
+        const auto lt = dgk::app::time_field_layouts(sim, reps);
+        if (lt.available) {
+          std::cout << std::setw(3) << order << "  field layouts (element, field, node) / (element, node, field): volume "
+                    << fmt(lt.volume[0] * 1e3, 4) << " / " << fmt(lt.volume[1] * 1e3, 4) << " ms, surface "
+                    << fmt(lt.surface[0] * 1e3, 4) << " / " << fmt(lt.surface[1] * 1e3, 4)
+                    << " ms, results differ by " << fmt(lt.max_difference, 2, true) << "\n";
+          Report row;
+          row.set("order", order);
+          row.set("volume_field_major", lt.volume[0]);
+          row.set("volume_node_major", lt.volume[1]);
+          row.set("surface_field_major", lt.surface[0]);
+          row.set("surface_node_major", lt.surface[1]);
+          row.set("max_difference", lt.max_difference);
+          rep.add_row("layouts", row);
+        } else {
+          std::cout << "  field layouts: " << lt.why << "\n";
+        }
+      }
       // What Kokkos costs: the same volume kernel in plain CUDA C++, on the same data.
       if (backend == dgk::Backend::Cuda && (fname == "nodal thread" || fname == "nodal tuned") &&
           base.name == "maxwell3d" && base.precision == "double") {
@@ -576,6 +598,10 @@ int main(int argc, char* argv[]) {
   bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
   bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();
   bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();
+  bool bench_layouts = false;
+  bench->add_flag("--layouts", bench_layouts,
+                  "maxwell3d, double, --kernel thread: also time the volume and surface kernels with the fields "
+                  "arranged (element, node, field) against the solver's (element, field, node)");
   bench->add_flag("--distributed", bench_distributed,
                   "time whole RK stages as a distributed run does (under mpirun: exchange overlapped, computation "
                   "alone, exchange alone, and the hidden fraction)");
@@ -640,7 +666,7 @@ int main(int argc, char* argv[]) {
         dgk::app::bench_hdg(h, std::cout);
       } else {
         rc = bench_distributed ? run_bench_distributed(bench_opts, bench_orders, bench_elements, bench_reps)
-                               : run_bench(bench_opts, bench_orders, bench_elements, bench_reps);
+                               : run_bench(bench_opts, bench_orders, bench_elements, bench_reps, bench_layouts);
       }
     }
   } catch (const std::exception& e) {

@@ -73,7 +73,10 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
   for (int f = 0; f < nf; ++f) out[f] *= fscale;
 }
 
-template <int N, class Physics, class ExecutionSpace, class Real>
+/// QLayout is the layout of q only (the fields the kernels read): LayoutRight is the solver's
+/// (element, field, node); a LayoutStride view lets a benchmark time the same kernels on another
+/// arrangement of the same fields.
+template <int N, class Physics, class ExecutionSpace, class Real, class QLayout = Kokkos::LayoutRight>
 struct TeamKernels {
   using S = Sizes<N>;
   static constexpr int np = S::np, nfp = S::nfp, nf = Physics::num_fields;
@@ -85,8 +88,9 @@ struct TeamKernels {
 
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
-  Fields<Real, Mem> q, rhs, flux;  // flux: K x nf x 4 nfp
-  int first = 0;                   // the surface kernel's first element (see surface())
+  Kokkos::View<Real***, QLayout, Mem> q;
+  Fields<Real, Mem> rhs, flux;  // flux: K x nf x 4 nfp
+  int first = 0;                // the surface kernel's first element (see surface())
 
   KOKKOS_INLINE_FUNCTION void operator()(TagVolume, const Member& m) const {
     const int e = m.league_rank();
