@@ -279,13 +279,15 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
       if (tensor) {
         constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4;
         const int nt = (nf * shape.elements + 7) / 8, cm = (mtd + shape.passes - 1) / shape.passes;
-        const std::size_t bytes = (static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * (3 * cm * 8 + 4)) *
-                                  sizeof(double);
+        const std::size_t values =
+            static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * (3 * cm * 8 + 4);
+        const std::size_t bytes = values * sizeof(double);
         const int per_block = shape.elements * shape.sequential, blocks = (K + per_block - 1) / per_block;
         auto go = [&](auto kernel) {
           // Kokkos launches team kernels preferring shared memory over L1 (cudaFuncCachePreferShared).
           cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferShared);
-          if (bytes > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+          if (bytes > 48 * 1024)
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
           kernel<<<blocks, 32 * shape.warps, bytes, stream>>>(fragments.data(), md.drdx.data(), md.material.data(),
                                                              solver->fields().data(), out.data(), K, shape.elements,
                                                              shape.sequential, shape.passes);

@@ -239,8 +239,9 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s"
-            << (ceil.tensor_flops_per_s > 0 ? ", FP64 tensor-core mma " + fmt(ceil.tensor_flops_per_s / 1e9, 1) + " GFLOP/s"
-                                             : std::string())
+            << (ceil.tensor_flops_per_s > 0
+                    ? ", FP64 tensor-core mma " + fmt(ceil.tensor_flops_per_s / 1e9, 1) + " GFLOP/s"
+                    : std::string())
             << "\n";
   Report rep;
   rep.set("case", base.name);
@@ -288,7 +289,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         const double t = total ? tt : times.seconds[s];
         const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
         const std::string name = total ? "stage" : costs[s].name;
-        const bool on_tc = tc_any && (total || (name == "volume" ? tc_volume : name.find("lift") != std::string::npos && tc_lift));
+        const bool lift_part = name.find("lift") != std::string::npos;
+        const bool on_tc = tc_any && (total || (name == "volume" ? tc_volume : lift_part && tc_lift));
         const double bound_tc =
             total ? tbound_tc
                   : (on_tc ? std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.tensor_flops_per_s) : bound);

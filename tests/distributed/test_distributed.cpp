@@ -158,9 +158,11 @@ TEST(Distributed, RankWithoutBoundaryFaces) {
   if (R > 1)
     for (std::size_t i = 0; i < inner.size(); ++i)
       owner[static_cast<std::size_t>(inner[i])] = 1 + static_cast<int>(i * static_cast<std::size_t>(R - 1) / inner.size());
-  for (int e = 0; e < m.num_elements(); ++e)
-    if (owner[static_cast<std::size_t>(e)] > 0)
+  for (int e = 0; e < m.num_elements(); ++e) {
+    if (owner[static_cast<std::size_t>(e)] > 0) {
       for (int f = 0; f < 4; ++f) ASSERT_GE(conn.EToE[static_cast<std::size_t>(e)][static_cast<std::size_t>(f)], 0);
+    }
+  }
   expect_same(run_tet(m, &owner, 2, 5), run_tet(m, nullptr, 2, 5), m.num_elements());
 }
 

@@ -590,7 +590,8 @@ class TetSolver final : public Simulation, public NodalTunable {
     dispatch_order(m_order, [&](auto n) {
       using K = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, ExecutionSpace, Real>;
       if (t.volume == StageKernel::Tensor && m_tensor_D.extent(0) == 0) m_tensor_D = K::tensor_operator(m_space, m_ops);
-      if (t.lift == StageKernel::Tensor && m_tensor_L.extent(0) == 0) m_tensor_L = K::tensor_lift_operator(m_space, m_ops);
+      if (t.lift == StageKernel::Tensor && m_tensor_L.extent(0) == 0)
+        m_tensor_L = K::tensor_lift_operator(m_space, m_ops);
     });
   }
   double time_part(TunedPart part, int reps) override {

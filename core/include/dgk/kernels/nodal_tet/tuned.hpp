@@ -283,7 +283,8 @@ struct TunedKernels {
                            const int ks = f % steps, tile = f / steps, d = tile / mtd;
                            const int row = (tile % mtd) * 8 + l / 4, col = ks * 4 + l % 4;
                            Real v = Real(0);
-                           if (row < np && col < cols) v = d == 0 ? M0(row, col) : (d == 1 ? M1(row, col) : M2(row, col));
+                           if (row < np && col < cols)
+                             v = d == 0 ? M0(row, col) : (d == 1 ? M1(row, col) : M2(row, col));
                            frag(x) = v;
                          });
     return frag;
