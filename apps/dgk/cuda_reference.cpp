@@ -277,11 +277,9 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
       constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
 #ifdef DGK_TENSOR_CORES_F64
       if (tensor) {
-        constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4;
-        const int nt = (nf * shape.elements + 7) / 8, cm = (mtd + shape.passes - 1) / shape.passes;
-        const std::size_t values =
-            static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * (3 * cm * 8 + 4);
-        const std::size_t bytes = values * sizeof(double);
+        // The Kokkos kernel's scratch, so both run the same blocks per SM.
+        const std::size_t bytes =
+            kernels::nodal_tet::TunedKernels<N, Physics, Kokkos::Cuda, double>::scratch_bytes_tensor(shape);
         const int per_block = shape.elements * shape.sequential, blocks = (K + per_block - 1) / per_block;
         auto go = [&](auto kernel) {
           // Kokkos launches team kernels preferring shared memory over L1 (cudaFuncCachePreferShared).

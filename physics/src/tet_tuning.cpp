@@ -62,6 +62,20 @@ struct Search {
     return timed;
   }
 
+  // Times `first`, then what `refine` makes of each of the three fastest; all the trials,
+  // fastest first.
+  template <class Refine>
+  std::vector<TuningTrial> two_rounds(const std::vector<NodalTuning>& first, TunedPart part, const std::string& name,
+                                      Refine&& refine) {
+    auto best = time_all(first, part, name);
+    std::vector<NodalTuning> second;
+    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) refine(best[b].tuning, second);
+    auto more = time_all(second, part, name);
+    best.insert(best.end(), more.begin(), more.end());
+    fastest_first(best);
+    return best;
+  }
+
   // The micro kernel's shapes for one stage, searched as the file comment of tet_tuning.hpp says.
   std::vector<TuningTrial> micro(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
     auto with = [&](const MicroShape& s) {
@@ -73,21 +87,15 @@ struct Search {
     std::vector<NodalTuning> first;
     for (int k : microblock_sizes(solver.nodes_per_element(), solver.host_kernels()))
       for (Staging st : {Staging::Fields, Staging::Operator, Staging::Both}) first.push_back(with({k, 1, 1, st}));
-    auto best = time_all(first, part, name);
-    std::vector<NodalTuning> second;
-    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) {
-      const auto& s = volume ? best[b].tuning.volume_shape : best[b].tuning.lift_shape;
+    return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
+      const auto& s = volume ? t.volume_shape : t.lift_shape;
       for (int wi : {1, 2, 4})
         for (int ws : {1, 2, 4})
           for (int ri : {1, 2}) {
             if ((wi == 1 && ws == 1 && ri == 1) || (ri > 1 && (!volume || wi > 2))) continue;
             second.push_back(with({s.elements, wi, ws, s.staging, ri}));
           }
-    }
-    auto more = time_all(second, part, name);
-    best.insert(best.end(), more.begin(), more.end());
-    fastest_first(best);
-    return best;
+    });
   }
 
   // The tensor-core kernel's shapes for one stage (none where the build has no tensor cores:
@@ -111,21 +119,15 @@ struct Search {
       for (int passes : volume ? std::vector<int>{1, 2, 3, 4, 8} : std::vector<int>{1})
         for (bool staged : volume ? std::vector<bool>{false} : std::vector<bool>{false, true})
           first.push_back(with(k, 2, 1, 4, passes, staged));
-    auto best = time_all(first, part, name);
-    std::vector<NodalTuning> second;
-    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) {
-      const auto& s = volume ? best[b].tuning.volume_shape : best[b].tuning.lift_shape;
+    return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
+      const auto& s = volume ? t.volume_shape : t.lift_shape;
       for (int wi : {1, 2, 4})
         for (int warps : {2, 4, 8})
           for (int ws : {1, 4}) {
             if (wi == 2 && warps == 4 && ws == 1) continue;
             second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product));
           }
-    }
-    auto more = time_all(second, part, name);
-    best.insert(best.end(), more.begin(), more.end());
-    fastest_first(best);
-    return best;
+    });
   }
 
   void say(const std::string& what, const TuningTrial& t) {

@@ -208,7 +208,7 @@ struct TunedKernels {
   template <int MB>
   KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolume<MB>, const Member& m) const {
     if constexpr (tensor_cores) {
-      const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
+      const int E = shape.elements, nt = (nf * E + 7) / 8;
       const int cm = (mtd + shape.passes - 1) / shape.passes;  // row tiles of one D per pass
       const int ldc = tensor_ldc(cm);
       const int team_first = begin + m.league_rank() * E * shape.sequential;
@@ -222,11 +222,7 @@ struct TunedKernels {
         if (g0 >= end) break;
         if (s > 0) m.team_barrier();  // the previous group's fields and product have been read
         // The group's fields as 4 x 8 fragments (rows: nodes, columns: element-major fields).
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, kst * nt * 32), [&](const int x) {
-          const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
-          const int col = t * 8 + l / 4, node = ks * 4 + l % 4, e = g0 + col / nf;
-          sb[x] = (col < cols && node < np && e < end) ? q(e, col % nf, node) : Real(0);
-        });
+        stage_fragments(m, q, np, kst, g0, E, sb);
         m.team_barrier();
         for (int p = 0; p < shape.passes; ++p) {
           const int first_tile = p * cm;
@@ -316,11 +312,7 @@ struct TunedKernels {
         if (g0 >= end) break;
         if (s > 0) m.team_barrier();  // the previous group's flux has been read
         if (mode == LiftMode::Split) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, kc * nt * 32), [&](const int x) {
-            const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
-            const int col = t * 8 + l / 4, c = ks * 4 + l % 4, e = g0 + col / nf;
-            sb[x] = (col < cols && e < end) ? flux(e, col % nf, c) : Real(0);
-          });
+          stage_fragments(m, flux, nc, kc, g0, E, sb);
         } else {
           // The flux gather of the group's face nodes, straight into fragment order; the padding
           // columns are zero.
@@ -628,6 +620,20 @@ struct TunedKernels {
   }
 
  private:
+  // Elements [g0, g0 + count) of a (K, nf, width) field as the tensor cores' B fragments in
+  // scratch: 4 x 8 fragment (ks, t) of `steps` x ceil(nf count / 8) at dst + (ks nt + t) 32, lane l
+  // holding row 4 ks + l % 4 (node or face node) of column 8 t + l / 4 (element-major fields);
+  // zero past the rows, the columns and the last element.
+  KOKKOS_INLINE_FUNCTION void stage_fragments(const Member& m, const Fields<Real, Mem>& v, int width, int steps,
+                                              int g0, int count, Real* dst) const {
+    const int cols = nf * count, nt = (cols + 7) / 8;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, steps * nt * 32), [&](const int x) {
+      const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
+      const int col = t * 8 + l / 4, row = ks * 4 + l % 4, e = g0 + col / nf;
+      dst[x] = (col < cols && row < width && e < end) ? v(e, col % nf, row) : Real(0);
+    });
+  }
+
   // What a lift kernel does with the lifted flux v at (e, f, i): add it to rhs, or in the
   // fused-update mode apply the LSERK update with it.
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
