@@ -15,12 +15,16 @@ struct CudaReferenceTiming {
   bool available = false;  ///< false: not a CUDA build, or not the nodal maxwell3d solver in double
   std::string why;         ///< when not available
   std::string kernel;      ///< "micro" or "tensor" (the tuned kernel, its parameters), or "thread"
-  double seconds = 0;      ///< median of the plain CUDA volume kernel
+  double seconds = 0;      ///< median of the plain CUDA volume kernel, CUDA events
+  double wall_seconds = 0;  ///< the same kernel on the host's clock (launch and fence), as dgk bench times
+  double kokkos_event_seconds = 0;  ///< the Kokkos volume kernel with CUDA events on the same stream
+  double kokkos_wall_seconds = 0;   ///< the Kokkos volume kernel on the host's clock, alternating with the others
   double max_difference = 0;  ///< largest |rhs_cuda - rhs_kokkos| (0: bitwise)
 };
 
-/// Times the plain CUDA volume kernel on `sim`'s data (median of `reps` after a warm-up, CUDA
-/// events) and compares its output with the Kokkos volume kernel's.
+/// Times the plain CUDA volume kernel on `sim`'s data (median of `reps` after a warm-up, with CUDA
+/// events and with the host's clock), the Kokkos volume kernel with the same events, and
+/// compares their outputs.
 CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps);
 
 }  // namespace dgk::app

@@ -58,24 +58,27 @@ Ceilings measure_ceilings(std::size_t bytes) {
   Ceilings c;
 #ifdef DGK_TENSOR_CORES_F64
   if constexpr (std::is_same<ExecutionSpace, Kokkos::Cuda>::value && std::is_same<Real, double>::value) {
-    // Independent chains of warp-wide 8 x 8 x 4 multiply-adds; every lane of every warp calls
-    // them (the thread count is a multiple of the warp size).
+    // Independent chains of warp-wide multiply-adds of two stacked 8 x 8 x 4 tiles (one
+    // m16n8k4 where the GPU has it, two m8n8k4 before: the kernels' mma_f64_block); every lane of
+    // every warp calls them (the thread count is a multiple of the warp size).
     const double t_mma = median_seconds(space, 5, [&] {
       Kokkos::parallel_for("dgk::backends::mma", Kokkos::RangePolicy<ExecutionSpace>(space, 0, threads),
                            KOKKOS_LAMBDA(const int i) {
                              constexpr int chains = 8;
-                             double acc[chains][2];
-                             for (int k = 0; k < chains; ++k) acc[k][0] = acc[k][1] = 1e-3 * (i % 7 + k);
+                             double acc[chains][4];
+                             for (int k = 0; k < chains; ++k)
+                               for (int h = 0; h < 4; ++h) acc[k][h] = 1e-3 * (i % 7 + k + h);
                              const double x = 1e-9 * (i % 5), y = 1e-3;
                              for (int k = 0; k < iters; ++k)
-                               for (int ch = 0; ch < chains; ++ch) mma_f64(acc[ch][0], acc[ch][1], x, y);
+                               for (int ch = 0; ch < chains; ++ch)
+                                 mma_f64_pair(acc[ch][0], acc[ch][1], acc[ch][2], acc[ch][3], x, x, y);
                              double s = 0;
-                             for (int k = 0; k < chains; ++k) s += acc[k][0] + acc[k][1];
+                             for (int k = 0; k < chains; ++k) s += acc[k][0] + acc[k][1] + acc[k][2] + acc[k][3];
                              out(i) = s;
                            });
     });
-    // 512 flops per warp-wide mma, 16 per lane.
-    c.tensor_flops_per_s = 16.0 * 8.0 * static_cast<double>(iters) * static_cast<double>(threads) / t_mma;
+    // 1024 flops per warp-wide pair, 32 per lane.
+    c.tensor_flops_per_s = 32.0 * 8.0 * static_cast<double>(iters) * static_cast<double>(threads) / t_mma;
   }
 #endif
   c.copy_bytes_per_s = 2.0 * static_cast<double>(n * sizeof(Real)) / t_copy;

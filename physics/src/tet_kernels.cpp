@@ -87,7 +87,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
         return "tensor k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
                " ws=" + std::to_string(m.sequential) + " warps=" + std::to_string(m.warps) +
                (m.passes > 1 ? " passes=" + std::to_string(m.passes) : std::string()) +
-               (m.staged_product ? " product=scratch" : std::string());
+               (m.staged_product ? " product=scratch" : std::string()) +
+               (m.paired_tiles ? " mma=m16n8k4" : std::string());
     }
     return std::string();
   };

@@ -101,7 +101,7 @@ struct Search {
   // The tensor-core kernel's shapes for one stage (none where the build has no tensor cores:
   // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
   std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
-    auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product) {
+    auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false) {
       NodalTuning t = base;
       MicroShape s;
       s.elements = k;
@@ -110,6 +110,7 @@ struct Search {
       s.warps = warps;
       s.passes = passes;
       s.staged_product = staged_product;
+      s.paired_tiles = paired;
       (volume ? t.volume_shape : t.lift_shape) = s;
       (volume ? t.volume : t.lift) = StageKernel::Tensor;
       return t;
@@ -121,12 +122,14 @@ struct Search {
           first.push_back(with(k, 2, 1, 4, passes, staged));
     return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = volume ? t.volume_shape : t.lift_shape;
+      // Row tiles paired into m16n8k4 where the build has it (else refused and skipped).
       for (int wi : {1, 2, 4})
         for (int warps : {2, 4, 8})
-          for (int ws : {1, 4}) {
-            if (wi == 2 && warps == 4 && ws == 1) continue;
-            second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product));
-          }
+          for (int ws : {1, 4})
+            for (bool paired : {false, true}) {
+              if ((wi == 2 && warps == 4 && ws == 1 && !paired) || (paired && wi < 2)) continue;
+              second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product, paired));
+            }
     });
   }
 
@@ -257,6 +260,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"warps", s.warps},
           {"passes", s.passes},
           {"staged_product", s.staged_product},
+          {"paired_tiles", s.paired_tiles},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -285,6 +289,7 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.warps = j.value("warps", 4);
   s.passes = j.value("passes", 1);
   s.staged_product = j.value("staged_product", false);
+  s.paired_tiles = j.value("paired_tiles", false);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

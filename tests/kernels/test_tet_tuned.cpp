@@ -102,21 +102,28 @@ std::vector<nt::NodalTuning> variants() {
   for (auto [k, wi, ws, warps, passes] : {std::array{1, 1, 1, 1, 1}, std::array{3, 2, 2, 3, 2},
                                           std::array{5, 4, 3, 4, 3}, std::array{2, 1, 1, 8, 1},
                                           std::array{1, 2, 1, 4, 64}}) {
-    nt::NodalTuning t = base;
-    t.volume = nt::StageKernel::Tensor;
-    t.volume_shape = tensor_shape(k, wi, ws, warps, passes);
-    all.push_back(t);
+    for (bool paired : {false, true}) {
+      if (paired && wi < 2) continue;
+      nt::NodalTuning t = base;
+      t.volume = nt::StageKernel::Tensor;
+      t.volume_shape = tensor_shape(k, wi, ws, warps, passes);
+      t.volume_shape.paired_tiles = paired;
+      all.push_back(t);
+    }
   }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
-      for (bool staged : {false, true}) {
-        nt::NodalTuning t = base;
-        t.lift = nt::StageKernel::Tensor;
-        t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
-        t.lift_shape.staged_product = staged;
-        t.mode = mode;
-        all.push_back(t);
-      }
+      for (bool staged : {false, true})
+        for (bool paired : {false, true}) {
+          if (paired && wi < 2) continue;
+          nt::NodalTuning t = base;
+          t.lift = nt::StageKernel::Tensor;
+          t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
+          t.lift_shape.staged_product = staged;
+          t.lift_shape.paired_tiles = paired;
+          t.mode = mode;
+          all.push_back(t);
+        }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -136,6 +143,23 @@ bool tensor_cores(Backend backend, const std::string& precision) {
   (void)precision;
   return false;
 #endif
+}
+
+/// Whether the tensor cores also have m16n8k4 (paired row tiles) in this build.
+bool paired_tensor_cores(Backend backend, const std::string& precision) {
+#ifdef DGK_TENSOR_CORES_F64_PAIRED
+  return tensor_cores(backend, precision);
+#else
+  (void)backend;
+  (void)precision;
+  return false;
+#endif
+}
+
+/// Whether a tuning runs a tensor-core kernel with paired row tiles.
+bool paired(const nt::NodalTuning& t) {
+  return (t.volume == nt::StageKernel::Tensor && t.volume_shape.paired_tiles) ||
+         (t.lift == nt::StageKernel::Tensor && t.lift_shape.paired_tiles);
 }
 
 struct Stepped {
@@ -198,16 +222,17 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       physics::TetKernels tuned;
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
-      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0};
+      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
         if (!why.empty()) {
           // Only the backend's limits (scratch, threads per team) may stop a variant, and the
-          // tensor-core kernel where the build or the precision has none.
-          const bool no_tensor = (t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
-                                 !tensor_cores(backend, precision);
+          // tensor-core kernel where the build or the precision has none (or no m16n8k4).
+          const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
+                                  !tensor_cores(backend, precision)) ||
+                                 (paired(t) && !paired_tensor_cores(backend, precision));
           EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos ||
                       (no_tensor && why.find("tensor cores") != std::string::npos))
               << physics::to_string(t) << ": " << why;
@@ -219,6 +244,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.lift == nt::StageKernel::Tensor) ++ran_tensor[1 + static_cast<int>(t.mode)];
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
+        if (paired(t)) ++ran_paired;
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
@@ -234,6 +260,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         for (int kind = 0; kind < 4; ++kind)
           EXPECT_GE(ran_tensor[kind], 1) << precision << " order " << order << ": no tensor-core variant " << kind;
       }
+      if (paired_tensor_cores(backend, precision))
+        EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
     }
   }
 }

@@ -16,7 +16,7 @@ namespace dgk::backends {
 struct Ceilings {
   double copy_bytes_per_s = 0.0;  ///< read + write
   double flops_per_s = 0.0;       ///< FMA counted as 2 flops
-  double tensor_flops_per_s = 0.0;  ///< FP64 tensor-core mma (8 x 8 x 4: 512 flops); 0 where none
+  double tensor_flops_per_s = 0.0;  ///< FP64 tensor-core rate (mma_f64_pair: 1024 flops); 0 where none
   std::string precision;          ///< "float" or "double"
 };
 

@@ -6,8 +6,15 @@
 //   B (4 x 8, column fragment):    lane l holds B(l % 4, l / 4)
 //   C, D (8 x 8):                  lane l holds C(l / 4, 2 (l % 4)) and C(l / 4, 2 (l % 4) + 1)
 //
-// DGK_TENSOR_CORES_F64 is defined where the build's Kokkos targets such a GPU; the kernels that
-// use mma_f64 exist only there. All 32 lanes of a warp must call it together.
+// Compute capability 9.0 adds mma.sync.m16n8k4.f64, whose fragments are those of two such tiles
+// stacked in rows (lane l holds A(l / 4, l % 4) and A(8 + l / 4, l % 4), the same B value, and
+// C(l / 4, 2 (l % 4) + h), C(8 + l / 4, 2 (l % 4) + h) for h = 0, 1). On the H100 it runs at
+// twice the m8n8k4 rate (66 against 33 TFLOP/s, docs/PERFORMANCE.md); mma_f64_block can pair
+// row tiles into it.
+//
+// DGK_TENSOR_CORES_F64 is defined where the build's Kokkos targets such a GPU, and
+// DGK_TENSOR_CORES_F64_PAIRED where it also has m16n8k4; the kernels that use mma_f64 exist only
+// there. All 32 lanes of a warp must call these functions together.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +24,9 @@
      defined(KOKKOS_ARCH_ADA89) || defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100) || \
      defined(KOKKOS_ARCH_BLACKWELL120))
 #define DGK_TENSOR_CORES_F64 1
+#if defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100) || defined(KOKKOS_ARCH_BLACKWELL120)
+#define DGK_TENSOR_CORES_F64_PAIRED 1
+#endif
 #endif
 
 namespace dgk {
@@ -38,6 +48,39 @@ KOKKOS_INLINE_FUNCTION void mma_f64(double& c0, double& c1, double a, double b) 
   (void)b;
   Kokkos::abort("dgk::mma_f64: FP64 tensor cores need a GPU of compute capability 8.0 or newer");
 #endif
+}
+
+/// Two row tiles sharing a column tile: (c0, c1) += a0 b for the upper 8 x 8 tile and (c2, c3)
+/// += a1 b for the lower one (see the file comment). One m16n8k4 on compute capability 9.0 and
+/// newer, two m8n8k4 before.
+KOKKOS_INLINE_FUNCTION void mma_f64_pair(double& c0, double& c1, double& c2, double& c3, double a0, double a1,
+                                         double b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+               : "+d"(c0), "+d"(c1), "+d"(c2), "+d"(c3)
+               : "d"(a0), "d"(a1), "d"(b));
+#else
+  mma_f64(c0, c1, a0, b);
+  mma_f64(c2, c3, a1, b);
+#endif
+}
+
+/// One k-step of a warp's MB x NB block of 8 x 8 tiles: acc[i][j] += a[i] b[j] for the row tiles
+/// with live[i] and the column tiles j < cols. With Paired, the row tiles go to the tensor cores
+/// two by two (mma_f64_pair: half the instructions, each twice the work, so half as many
+/// independent multiply-adds in flight per warp); a pair with one live tile computes both, so
+/// a[i] must be zero where live[i] is false.
+template <bool Paired, int MB, int NB>
+KOKKOS_INLINE_FUNCTION void mma_f64_block(double (&acc)[MB][NB][2], const double (&a)[MB], const double (&b)[NB],
+                                          const bool (&live)[MB], int cols) {
+  constexpr int paired = Paired ? MB / 2 * 2 : 0;
+  for (int i = 0; i < paired; i += 2)
+    if (live[i] || live[i + 1])
+      for (int j = 0; j < NB; ++j)
+        if (j < cols) mma_f64_pair(acc[i][j][0], acc[i][j][1], acc[i + 1][j][0], acc[i + 1][j][1], a[i], a[i + 1], b[j]);
+  for (int i = paired; i < MB; ++i)
+    for (int j = 0; j < NB; ++j)
+      if (live[i] && j < cols) mma_f64(acc[i][j][0], acc[i][j][1], a[i], b[j]);
 }
 
 }  // namespace dgk

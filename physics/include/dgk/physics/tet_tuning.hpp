@@ -11,7 +11,7 @@
 //     three best (k, staging); where the build has FP64 tensor cores (CUDA, double), the
 //     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
-//     w_i x warps x w_s for the three best;
+//     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best;
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
 //     (also the LSERK update), each with the micro and the tensor-core kernel;

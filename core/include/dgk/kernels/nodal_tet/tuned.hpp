@@ -32,7 +32,9 @@
 //                  coalesced 256-byte read that the L1 cache serves to every team on the SM; the
 //                  fields are staged in scratch in the same lane order, zero-padded to whole
 //                  4 x 8 fragments. A warp owns w_i 8-row tiles of the product at a time with
-//                  three 8-column tiles, so each operator fragment serves 3 multiplies; the
+//                  three 8-column tiles, so each operator fragment serves 3 multiplies (with
+//                  paired_tiles, row tiles go two by two into one m16n8k4 of compute capability
+//                  9.0: half the instructions, half the independent ones in flight); the
 //                  product lands in scratch (column-major) and each thread turns its node's
 //                  3 nf derivatives into the volume term. `passes` > 1 computes the rows
 //                  (nodes) in that many passes (at most one per 8-row tile), which bounds the
@@ -70,9 +72,9 @@ template <int WI>
 struct TagMicroLift {};
 struct TagBatchedVolume {};
 struct TagBatchedLift {};
-template <int MB>
+template <int MB, bool Paired>
 struct TagTensorVolume {};
-template <int MB>
+template <int MB, bool Paired>
 struct TagTensorLift {};
 
 template <int N, class Physics, class ExecutionSpace, class Real>
@@ -175,9 +177,10 @@ struct TunedKernels {
   // lane order at A + (tile steps + ks) 32 and B's 4 x 8 fragments in scratch at
   // B + (ks nt + t) 32. C's row slots 0 .. slots-1 map to A's row tiles through tile_of (-1: no
   // tile); a warp takes MB slots by tensor_col_tiles column tiles at a time, accumulating in
-  // registers over the `steps` k-steps, and hands each lane's two values of each 8 x 8 tile to
-  // out(slot, column tile, c0, c1) (lane l: row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1).
-  template <int MB, class TileOf, class Out>
+  // registers over the `steps` k-steps (row tiles paired into m16n8k4 with Paired),
+  // and hands each lane's two values of each 8 x 8 tile to out(slot, column tile, c0, c1)
+  // (lane l: row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1).
+  template <int MB, bool Paired, class TileOf, class Out>
   KOKKOS_INLINE_FUNCTION static void warp_products(int lane, int warp, int warps, int slots, const Real* A, int steps,
                                                    const Real* B, int nt, TileOf&& tile_of, Out&& out) {
     constexpr int NB = tensor_col_tiles;
@@ -189,14 +192,15 @@ struct TunedKernels {
       Real acc[MB][NB][2];
       for (int i = 0; i < MB; ++i)
         for (int j = 0; j < NB; ++j) acc[i][j][0] = acc[i][j][1] = Real(0);
+      bool live[MB];
+      for (int i = 0; i < MB; ++i) live[i] = tile[i] >= 0;
+      const int cols = nt - nb * NB;
       for (int ks = 0; ks < steps; ++ks) {
         Real av[MB], bv[NB];
         for (int i = 0; i < MB; ++i)
-          av[i] = tile[i] >= 0 ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
-        for (int j = 0; j < NB; ++j) bv[j] = nb * NB + j < nt ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
-        for (int i = 0; i < MB; ++i)
-          for (int j = 0; j < NB; ++j)
-            if (tile[i] >= 0 && nb * NB + j < nt) mma_f64(acc[i][j][0], acc[i][j][1], av[i], bv[j]);
+          av[i] = live[i] ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
+        for (int j = 0; j < NB; ++j) bv[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
+        mma_f64_block<Paired>(acc, av, bv, live, cols);
       }
       for (int i = 0; i < MB; ++i)
         for (int j = 0; j < NB; ++j)
@@ -205,8 +209,8 @@ struct TunedKernels {
   }
 
   // --- tensor-core volume -------------------------------------------------------------------
-  template <int MB>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolume<MB>, const Member& m) const {
+  template <int MB, bool Paired>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolume<MB, Paired>, const Member& m) const {
     if constexpr (tensor_cores) {
       const int E = shape.elements, nt = (nf * E + 7) / 8;
       const int cm = (mtd + shape.passes - 1) / shape.passes;  // row tiles of one D per pass
@@ -229,7 +233,7 @@ struct TunedKernels {
           if (first_tile >= mtd) break;
           if (p > 0) m.team_barrier();  // the previous pass's product has been read
           // Slot r of the pass: direction r / cm, row tile first_tile + r % cm of that D.
-          warp_products<MB>(
+          warp_products<MB, Paired>(
               lane, warp, warps, 3 * cm, A, kst, sb, nt,
               [&](int r) {
                 const int local = first_tile + r % cm;
@@ -296,8 +300,8 @@ struct TunedKernels {
   }
 
   // --- tensor-core lift (split, fused lift, fused update) ---------------------------------
-  template <int MB>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB>, const Member& m) const {
+  template <int MB, bool Paired>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired>, const Member& m) const {
     if constexpr (tensor_cores) {
       constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
       const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
@@ -335,7 +339,7 @@ struct TunedKernels {
           // memory order.
           Real* sc = sb + kc * nt * 32;
           const int ldc = tensor_lift_ldc();
-          warp_products<MB>(
+          warp_products<MB, Paired>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int row = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
@@ -349,7 +353,7 @@ struct TunedKernels {
           });
         } else {
           // Each lane's two values of every 8 x 8 tile, where they land.
-          warp_products<MB>(
+          warp_products<MB, Paired>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
@@ -597,6 +601,12 @@ struct TunedKernels {
         o << "k = " << shape.elements << ", w_s = " << shape.sequential << ", warps = " << shape.warps
           << ", passes = " << shape.passes << ", row tiles w_i = " << shape.inline_blocks
           << " (expected k >= 1, w_s >= 1, 1 <= warps <= 32, passes >= 1, w_i in {1, 2, 4})";
+#ifndef DGK_TENSOR_CORES_F64_PAIRED
+      if (shape.paired_tiles)
+        o << "paired row tiles: the FP64 tensor cores' m16n8k4 needs compute capability 9.0 or newer";
+#endif
+      if (shape.paired_tiles && shape.inline_blocks < 2)
+        o << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
       if (!o.str().empty()) return o.str();
       std::string why;
       if (lift)
@@ -697,12 +707,28 @@ struct TunedKernels {
 
   template <class F>
   static void dispatch_tensor(const MicroShape& s, F&& f) {
-    dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagTensorVolume<decltype(wi)::value>{}); });
+    dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorVolume<decltype(wi)::value, decltype(paired)::value>{}); });
   }
 
   template <class F>
   static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
-    dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagTensorLift<decltype(wi)::value>{}); });
+    dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorLift<decltype(wi)::value, decltype(paired)::value>{}); });
+  }
+
+  // The compiled (w_i, paired) pairs of the tensor-core kernels: each its own kernel, so that
+  // the unpaired ones keep their own registers (w_i = 1 is never paired; infeasible_tensor
+  // refuses it).
+  template <class F>
+  static void dispatch_paired(const MicroShape& s, F&& f) {
+    using yes = std::true_type;
+    using no = std::false_type;
+    if (!s.paired_tiles || s.inline_blocks == 1) {
+      dispatch_wi(s.inline_blocks, [&](auto wi) { f(wi, no{}); });
+      return;
+    }
+    dispatch_wi(s.inline_blocks, [&](auto wi) {
+      if constexpr (decltype(wi)::value > 1) f(wi, yes{});
+    });
   }
 
   template <class F>
@@ -715,17 +741,27 @@ struct TunedKernels {
     }
   }
 
+  // The kernels are light weight for Kokkos: on CUDA the functor (under Kokkos's 4 KB limit for
+  // kernel arguments) goes as a kernel argument instead of through constant memory, which Kokkos
+  // would otherwise copy in the stream before every launch after waiting for the previous such
+  // launch to finish (a few microseconds per launch, which the short kernels of the low orders
+  // feel; docs/PERFORMANCE.md, "What Kokkos costs"). It is another kernel, with its own limits,
+  // so the checks use the same policy type as the launches.
   template <class Tag>
-  Kokkos::TeamPolicy<ExecutionSpace, Tag> policy(const ExecutionSpace& space, int per_team, std::size_t scratch,
-                                                 int team) const {
+  static auto light(Kokkos::TeamPolicy<ExecutionSpace, Tag> p) {
+    return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+  }
+
+  template <class Tag>
+  auto policy(const ExecutionSpace& space, int per_team, std::size_t scratch, int team) const {
     const int teams = (end - begin + per_team - 1) / per_team;
-    return Kokkos::TeamPolicy<ExecutionSpace, Tag>(space, teams > 0 ? teams : 1, team)
-        .set_scratch_size(0, Kokkos::PerTeam(scratch));
+    return light(Kokkos::TeamPolicy<ExecutionSpace, Tag>(space, teams > 0 ? teams : 1, team)
+                     .set_scratch_size(0, Kokkos::PerTeam(scratch)));
   }
 
   template <class Tag>
   std::string check(const ExecutionSpace& space, std::size_t scratch, int team) const {
-    Kokkos::TeamPolicy<ExecutionSpace, Tag> p(space, 1, 1);
+    const auto p = light(Kokkos::TeamPolicy<ExecutionSpace, Tag>(space, 1, 1));
     std::ostringstream why;
     const int most = p.team_size_max(*this, Kokkos::ParallelForTag());
     if (team > most) why << team << " threads per team, more than the " << most << " this kernel can launch";

@@ -23,6 +23,7 @@ struct MicroShape {
   int warps = 4;   ///< warps per team
   int passes = 1;  ///< volume: passes over the element's nodes (fewer rows of D q in scratch at a time)
   bool staged_product = false;  ///< lift: the product passes through scratch (a coalesced epilogue)
+  bool paired_tiles = false;    ///< row tiles two by two into one m16n8k4 (compute capability 9.0), w_i >= 2
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };
