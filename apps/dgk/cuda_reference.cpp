@@ -292,16 +292,10 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
                                                              solver->fields().data(), out.data(), K, shape.elements,
                                                              shape.sequential, shape.passes);
         };
-        if (shape.paired_tiles && shape.inline_blocks == 2)
-          go(tensor_volume_kernel<N, 2, true>);
-        else if (shape.paired_tiles)
-          go(tensor_volume_kernel<N, 4, true>);
-        else if (shape.inline_blocks == 1)
-          go(tensor_volume_kernel<N, 1, false>);
-        else if (shape.inline_blocks == 2)
-          go(tensor_volume_kernel<N, 2, false>);
-        else
-          go(tensor_volume_kernel<N, 4, false>);
+        kernels::nodal_tet::TunedKernels<N, Physics, Kokkos::Cuda, double>::dispatch_paired(
+            shape, [&](auto wi, auto paired) {
+              go(tensor_volume_kernel<N, decltype(wi)::value, decltype(paired)::value>);
+            });
         return;
       }
 #endif

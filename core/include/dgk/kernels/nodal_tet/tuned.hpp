@@ -601,12 +601,13 @@ struct TunedKernels {
         o << "k = " << shape.elements << ", w_s = " << shape.sequential << ", warps = " << shape.warps
           << ", passes = " << shape.passes << ", row tiles w_i = " << shape.inline_blocks
           << " (expected k >= 1, w_s >= 1, 1 <= warps <= 32, passes >= 1, w_i in {1, 2, 4})";
+      auto also = [&]() -> std::ostream& { return o << (o.tellp() > 0 ? "; " : ""); };
 #ifndef DGK_TENSOR_CORES_F64_PAIRED
       if (shape.paired_tiles)
-        o << "paired row tiles: the FP64 tensor cores' m16n8k4 needs compute capability 9.0 or newer";
+        also() << "paired row tiles: the FP64 tensor cores' m16n8k4 needs compute capability 9.0 or newer";
 #endif
       if (shape.paired_tiles && shape.inline_blocks < 2)
-        o << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
+        also() << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
       if (!o.str().empty()) return o.str();
       std::string why;
       if (lift)
@@ -627,6 +628,23 @@ struct TunedKernels {
       why = check<TagMicroLift<decltype(wi)::value>>(space, scratch_bytes_lift(shape, mode), micro_team(shape));
     });
     return why;
+  }
+
+  /// The compiled (w_i, paired) pairs of the tensor-core kernels, as f(integral_constant w_i,
+  /// bool_constant paired): each its own kernel, so that the unpaired ones keep their own
+  /// registers (w_i = 1 is never paired; infeasible_tensor refuses it). Public for the plain
+  /// CUDA port of the benchmark program, which launches the same pairs.
+  template <class F>
+  static void dispatch_paired(const MicroShape& s, F&& f) {
+    using yes = std::true_type;
+    using no = std::false_type;
+    if (!s.paired_tiles || s.inline_blocks == 1) {
+      dispatch_wi(s.inline_blocks, [&](auto wi) { f(wi, no{}); });
+      return;
+    }
+    dispatch_wi(s.inline_blocks, [&](auto wi) {
+      if constexpr (decltype(wi)::value > 1) f(wi, yes{});
+    });
   }
 
  private:
@@ -713,22 +731,6 @@ struct TunedKernels {
   template <class F>
   static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorLift<decltype(wi)::value, decltype(paired)::value>{}); });
-  }
-
-  // The compiled (w_i, paired) pairs of the tensor-core kernels: each its own kernel, so that
-  // the unpaired ones keep their own registers (w_i = 1 is never paired; infeasible_tensor
-  // refuses it).
-  template <class F>
-  static void dispatch_paired(const MicroShape& s, F&& f) {
-    using yes = std::true_type;
-    using no = std::false_type;
-    if (!s.paired_tiles || s.inline_blocks == 1) {
-      dispatch_wi(s.inline_blocks, [&](auto wi) { f(wi, no{}); });
-      return;
-    }
-    dispatch_wi(s.inline_blocks, [&](auto wi) {
-      if constexpr (decltype(wi)::value > 1) f(wi, yes{});
-    });
   }
 
   template <class F>
