@@ -10,6 +10,7 @@
 
 #include <gmsh.h>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -390,9 +391,10 @@ typename K::Mesh read_locked(const std::string& path, const std::string& open_pa
 // --- Isolation --------------------------------------------------------------------------------
 // Gmsh 4.8 runs any file that does not start like an MSH file as a script (which can execute
 // shell commands), reads a neighbouring "<file>.opt" as a script, and crashes on some malformed
-// MSH files (see tests/fuzz). So dgk (1) requires the MSH header, (2) hands Gmsh a private copy
-// of the file in a fresh temporary folder, and (3) reads it in a child process, turning a crash
-// there into an error instead of taking the program down.
+// MSH files (see tests/fuzz). So dgk (1) requires the MSH header, (2) checks the counts the file
+// declares against its size, (3) hands Gmsh a private copy of the file in a fresh temporary
+// folder, and (4) reads it in a child process with a cap on its memory, turning a crash there
+// into an error instead of taking the program down.
 
 void require_msh_header(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -402,6 +404,132 @@ void require_msh_header(const std::string& path) {
   DGK_THROW_IF(first != "$MeshFormat", "Gmsh mesh '" << path
                                                      << "' is not an MSH file: its first line must be "
                                                         "'$MeshFormat'");
+}
+
+// Gmsh allocates what a section header declares before it reads the items, so a corrupted count
+// (a 1 KB file declaring 2^31 nodes, found by fuzzing) would make it take gigabytes. Every item
+// of an ASCII MSH file takes at least two bytes (a number and a separator), so a count larger
+// than half the bytes after it cannot be right: such a file is refused here, naming the line and
+// the value. Checked: the counts of $PhysicalNames, $Entities, $Nodes and $Elements and of each
+// node and element block (MSH 4), and the tag count of each element line (MSH 2). Binary files
+// and what is not checked here are left to Gmsh, under the memory cap of read_isolated.
+class CountCheck {
+ public:
+  explicit CountCheck(const std::string& path)
+      : m_path(path), m_in(path, std::ios::binary), m_size(std::filesystem::file_size(path)) {}
+
+  void run() {
+    if (!next() || !next()) return;  // $MeshFormat, then "version file-type data-size"
+    double version = 0;
+    int file_type = -1;
+    std::istringstream(m_line) >> version >> file_type;
+    if (file_type != 0) return;  // binary, or a malformed line Gmsh reports
+    const bool msh4 = version >= 4;
+    while (next()) {
+      if (m_line == "$PhysicalNames") {
+        if (!counts(1, "physical names")) return;
+      } else if (m_line == "$Entities" && msh4) {
+        if (!counts(4, "entities")) return;
+      } else if (m_line == "$Nodes") {
+        // MSH 4.1 writes a block's node tags, then its coordinates; 4.0 a line per node.
+        if (msh4 ? !blocks("nodes", "node blocks", version >= 4.1 ? 2 : 1) : !counts(1, "nodes")) return;
+      } else if (m_line == "$Elements") {
+        if (msh4 ? !blocks("elements", "element blocks", 1) : !elements2()) return;
+      }
+    }
+  }
+
+ private:
+  // The next line without its line break; false at the end of the file.
+  bool next() {
+    if (!std::getline(m_in, m_line)) return false;
+    ++m_number;
+    if (!m_line.empty() && m_line.back() == '\r') m_line.pop_back();
+    return true;
+  }
+  std::uintmax_t rest() {
+    const auto at = m_in.tellg();
+    return at < 0 ? 0 : m_size - static_cast<std::uintmax_t>(at);
+  }
+  // The numbers of the current line (as many as parse).
+  std::vector<long long> numbers() const {
+    std::istringstream in(m_line);
+    std::vector<long long> v;
+    long long x;
+    while (in >> x) v.push_back(x);
+    return v;
+  }
+  void check(long long count, const char* what) {
+    DGK_THROW_IF(count < 0 || static_cast<std::uintmax_t>(count) > rest() / 2,
+                 "Gmsh mesh '" << m_path << "', line " << m_number << ": declares " << count << " " << what
+                               << ", more than the " << rest()
+                               << " bytes after it can hold: the file is truncated or corrupted");
+  }
+  // A header line of n counts (the first n numbers); false when it does not parse.
+  bool counts(int n, const char* what) {
+    if (!next()) return false;
+    const auto v = numbers();
+    if (static_cast<int>(v.size()) < n) return false;
+    for (int i = 0; i < n; ++i) check(v[static_cast<std::size_t>(i)], what);
+    return true;
+  }
+  // MSH 4 $Nodes / $Elements: "blocks items min-tag max-tag", then per block a header whose
+  // fourth number is its item count, followed by lines_per_item lines per item.
+  bool blocks(const char* what, const char* blocks_of, int lines_per_item) {
+    if (!next()) return false;
+    const auto head = numbers();
+    if (head.size() < 2) return false;
+    check(head[0], blocks_of);
+    check(head[1], what);
+    for (long long b = 0; b < head[0]; ++b) {
+      if (!next()) return false;
+      const auto block = numbers();
+      if (block.size() < 4) return false;
+      check(block[3], what);
+      for (long long i = 0; i < block[3] * lines_per_item; ++i)
+        if (!next()) return false;
+    }
+    return true;
+  }
+  // MSH 2 $Elements: the count, then per element "number type tags tag... node...".
+  bool elements2() {
+    if (!counts(1, "elements")) return false;
+    const long long n = numbers()[0];
+    for (long long e = 0; e < n; ++e) {
+      if (!next()) return false;
+      const auto v = numbers();
+      if (v.size() < 3) return false;
+      DGK_THROW_IF(v[2] < 0 || v[2] > static_cast<long long>(v.size()) - 3,
+                   "Gmsh mesh '" << m_path << "', line " << m_number << ": element " << v[0] << " declares "
+                                 << v[2] << " tags, but the line has " << v.size() - 3
+                                 << " numbers after the count: the file is corrupted");
+    }
+    return true;
+  }
+
+  const std::string& m_path;
+  std::ifstream m_in;
+  std::uintmax_t m_size;
+  std::string m_line;
+  long long m_number = 0;
+};
+
+// The child's address space may grow by at most this much: what a mesh file can need (Gmsh holds
+// some hundred bytes per node or element, the file takes tens) with a wide margin, so that
+// whatever a corrupted file makes Gmsh allocate fails in the child (an error here) instead of
+// taking the machine's memory.
+void cap_memory(std::uintmax_t file_bytes) {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  if (!(statm >> pages)) return;
+  const std::uint64_t now = pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const std::uint64_t want = now + (std::uint64_t(1) << 30) + 64 * static_cast<std::uint64_t>(file_bytes);
+  rlimit r{};
+  if (getrlimit(RLIMIT_AS, &r) != 0) return;
+  if (r.rlim_max != RLIM_INFINITY && want > r.rlim_max) return;
+  if (r.rlim_cur != RLIM_INFINITY && r.rlim_cur <= want) return;
+  r.rlim_cur = static_cast<rlim_t>(want);
+  setrlimit(RLIMIT_AS, &r);
 }
 
 class PrivateCopy {
@@ -548,6 +676,8 @@ typename K::Mesh read_isolated(const std::string& path, const std::string& open_
     // inherited from the parent would otherwise report the child's crash as the parent's.
     for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) std::signal(sig, SIG_DFL);
     if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(nullptr);
+    std::error_code ec;
+    cap_memory(std::filesystem::file_size(open_path, ec));
     char status = 1;
     std::vector<char> payload;
     try {
@@ -606,6 +736,7 @@ typename K::Mesh read_file(const std::string& path) {
   }
   DGK_THROW_IF(std::filesystem::file_size(path, ec) == 0, "Gmsh mesh '" << path << "' is empty");
   require_msh_header(path);
+  CountCheck(path).run();
   PrivateCopy copy(path);
   return read_isolated<K>(path, copy.file());
 }
