@@ -77,10 +77,10 @@ __global__ void volume_kernel(const double* __restrict__ Dr, const double* __res
 // a microblock, the block padded to a warp multiple; the operators and/or the group's fields in
 // shared memory as `staging` says (1 fields, 2 operators, 3 both). Same loads, same sums.
 template <int N, int WI, int RI>
-__global__ void micro_volume_kernel(const double* __restrict__ Dr, const double* __restrict__ Ds,
-                                    const double* __restrict__ Dt, const double* __restrict__ drdx,
-                                    const double* __restrict__ material, const double* __restrict__ q,
-                                    double* __restrict__ rhs, int K, int k, int ws, int staging) {
+__device__ __forceinline__ void micro_volume_body(const double* __restrict__ Dr, const double* __restrict__ Ds,
+                                                  const double* __restrict__ Dt, const double* __restrict__ drdx,
+                                                  const double* __restrict__ material, const double* __restrict__ q,
+                                                  double* __restrict__ rhs, int K, int k, int ws, int staging) {
   constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6;
   extern __shared__ double shared[];
   const bool op_staged = staging & 2, fields_staged = staging & 1;
@@ -147,6 +147,29 @@ __global__ void micro_volume_kernel(const double* __restrict__ Dr, const double*
         write_volume<np>(drdx, material, rhs, e[w], i, dr[w][r], ds[w][r], dt[w][r]);
       }
   }
+}
+
+// The kernel as the shape says: as compiled, or (w_i = r_i = 1) for one-warp blocks under a
+// register cap, the same launch bounds as the Kokkos kernel's (TunedKernels::PolicyOf).
+#define DGK_MICRO_VOLUME_PARAMS                                                                      \
+  const double *__restrict__ Dr, const double *__restrict__ Ds, const double *__restrict__ Dt,      \
+      const double *__restrict__ drdx, const double *__restrict__ material, const double *__restrict__ q, \
+      double *__restrict__ rhs, int K, int k, int ws, int staging
+template <int N, int WI, int RI>
+__global__ void micro_volume_kernel(DGK_MICRO_VOLUME_PARAMS) {
+  micro_volume_body<N, WI, RI>(Dr, Ds, Dt, drdx, material, q, rhs, K, k, ws, staging);
+}
+template <int N, int MaxRegisters>
+__global__ void __launch_bounds__(32, 65536 / (32 * MaxRegisters)) micro_volume_capped_kernel(DGK_MICRO_VOLUME_PARAMS) {
+  micro_volume_body<N, 1, 1>(Dr, Ds, Dt, drdx, material, q, rhs, K, k, ws, staging);
+}
+#undef DGK_MICRO_VOLUME_PARAMS
+template <int N, int WI, int RI, int MaxRegisters>
+auto micro_volume_kernel_for(kernels::nodal_tet::TagMicroVolume<WI, RI, MaxRegisters>) {
+  if constexpr (MaxRegisters == 0)
+    return micro_volume_kernel<N, WI, RI>;
+  else
+    return micro_volume_capped_kernel<N, MaxRegisters>;
 }
 
 #ifdef DGK_TENSOR_CORES_F64
@@ -319,18 +342,8 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
                                                   md.material.data(), solver->fields().data(), out.data(), K,
                                                   shape.elements, shape.sequential, st);
       };
-      if (shape.rows == 2) {
-        if (shape.inline_blocks == 1)
-          go(micro_volume_kernel<N, 1, 2>);
-        else
-          go(micro_volume_kernel<N, 2, 2>);
-        return;
-      }
-      switch (shape.inline_blocks) {
-        case 1: go(micro_volume_kernel<N, 1, 1>); break;
-        case 2: go(micro_volume_kernel<N, 2, 1>); break;
-        default: go(micro_volume_kernel<N, 4, 1>); break;
-      }
+      kernels::nodal_tet::TunedKernels<N, Physics, Kokkos::Cuda, double>::dispatch_volume(
+          shape, [&](auto tag) { go(micro_volume_kernel_for<N>(tag)); });
     });
   };
   Kokkos::fence();

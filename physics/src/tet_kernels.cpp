@@ -76,7 +76,7 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
     const char* staged = m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
     return " k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
            (m.rows > 1 ? " ri=" + std::to_string(m.rows) : std::string()) + " ws=" + std::to_string(m.sequential) +
-           " staged=" + staged;
+           " staged=" + staged + (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string());
   };
   auto stage = [&](StageKernel k, const MicroShape& m) {
     switch (k) {

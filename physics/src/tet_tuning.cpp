@@ -95,6 +95,15 @@ struct Search {
             if ((wi == 1 && ws == 1 && ri == 1) || (ri > 1 && (!volume || wi > 2))) continue;
             second.push_back(with({s.elements, wi, ws, s.staging, ri}));
           }
+      // The volume kernel for one-warp teams under a register cap (GPU builds, np <= 32;
+      // refused and skipped elsewhere, or where k np exceeds a warp).
+      if (volume)
+        for (int cap : {64, 72})
+          for (int ws : {1, 2, 4}) {
+            MicroShape c{s.elements, 1, ws, s.staging, 1};
+            c.max_registers = cap;
+            second.push_back(with(c));
+          }
     });
   }
 
@@ -261,6 +270,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"passes", s.passes},
           {"staged_product", s.staged_product},
           {"paired_tiles", s.paired_tiles},
+          {"max_registers", s.max_registers},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -290,6 +300,7 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.passes = j.value("passes", 1);
   s.staged_product = j.value("staged_product", false);
   s.paired_tiles = j.value("paired_tiles", false);
+  s.max_registers = j.value("max_registers", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

@@ -17,6 +17,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -85,6 +86,16 @@ std::vector<nt::NodalTuning> variants() {
       nt::NodalTuning t = base;
       t.volume = nt::StageKernel::Micro;
       t.volume_shape = {k, wi, ws, nt::Staging::Fields, 2};
+      all.push_back(t);
+    }
+  // The volume kernel under a register cap, one-warp teams (GPU builds, np <= 32; k = 3 fills a
+  // warp only at N = 1, 2).
+  for (int cap : {64, 72})
+    for (auto [k, ws, st] : {std::tuple{1, 1, nt::Staging::Fields}, std::tuple{3, 2, nt::Staging::Both}}) {
+      nt::NodalTuning t = base;
+      t.volume = nt::StageKernel::Micro;
+      t.volume_shape = {k, 1, ws, st};
+      t.volume_shape.max_registers = cap;
       all.push_back(t);
     }
   // The tensor-core volume kernel: partial groups (k = 3, 5), several warps, row tiles per warp,
@@ -156,6 +167,10 @@ bool paired_tensor_cores(Backend backend, const std::string& precision) {
 #endif
 }
 
+/// Whether the register-capped volume kernels are built for this backend and order (GPU builds,
+/// np <= 32).
+bool register_caps(Backend backend, int order) { return backend == Backend::Cuda && order <= 3; }
+
 /// Whether a tuning runs a tensor-core kernel with paired row tiles.
 bool paired(const nt::NodalTuning& t) {
   return (t.volume == nt::StageKernel::Tensor && t.volume_shape.paired_tiles) ||
@@ -222,19 +237,22 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       physics::TetKernels tuned;
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
-      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0;
+      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
         if (!why.empty()) {
           // Only the backend's limits (scratch, threads per team) may stop a variant, and the
-          // tensor-core kernel where the build or the precision has none (or no m16n8k4).
+          // tensor-core kernel where the build or the precision has none (or no m16n8k4), and
+          // the register cap where it is not compiled.
+          const bool no_cap = t.volume_shape.max_registers != 0 && !register_caps(backend, order);
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
           EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos ||
-                      (no_tensor && why.find("tensor cores") != std::string::npos))
+                      (no_tensor && why.find("tensor cores") != std::string::npos) ||
+                      (no_cap && why.find("register cap") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
@@ -245,6 +263,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
+        if (t.volume_shape.max_registers != 0) ++ran_capped;
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
@@ -260,6 +279,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         for (int kind = 0; kind < 4; ++kind)
           EXPECT_GE(ran_tensor[kind], 1) << precision << " order " << order << ": no tensor-core variant " << kind;
       }
+      if (register_caps(backend, order))
+        EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
       if (paired_tensor_cores(backend, precision))
         EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
     }
@@ -283,6 +304,17 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.volume = nt::StageKernel::Micro;
   t.volume_shape = {1, 4, 1, nt::Staging::Fields, 2};  // r_i = 2 is compiled for w_i <= 2
   EXPECT_NE(s.infeasible(t).find("r_i"), std::string::npos);
+  t = {};
+  t.volume = nt::StageKernel::Micro;
+  t.volume_shape.max_registers = 50;  // compiled: 64, 72
+  EXPECT_NE(s.infeasible(t).find("register cap"), std::string::npos) << s.infeasible(t);
+  t.volume_shape.max_registers = 64;
+  t.volume_shape.inline_blocks = 2;  // compiled for w_i = 1
+  EXPECT_NE(s.infeasible(t).find("register cap"), std::string::npos) << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Micro;
+  t.lift_shape.max_registers = 64;  // the volume kernel's only
+  EXPECT_NE(s.infeasible(t).find("register cap"), std::string::npos) << s.infeasible(t);
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
   EXPECT_NE(s.infeasible(t).find("fused modes"), std::string::npos);

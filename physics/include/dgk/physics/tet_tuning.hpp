@@ -8,7 +8,9 @@
 //  1. volume: the thread kernel, the batched kernel for a few team sizes, and the micro kernel:
 //     first every microblock size k (k np within the team limit, padding waste bounded) with every
 //     staging at w_i = w_s = 1, then w_i x w_s (x r_i, nodes per thread, for the volume) for the
-//     three best (k, staging); where the build has FP64 tensor cores (CUDA, double), the
+//     three best (k, staging), and for the volume on the GPU, where an element's nodes fit a
+//     warp, one-warp teams under a register cap of 64 or 72 (x w_s); where the build has FP64
+//     tensor cores (CUDA, double), the
 //     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best;

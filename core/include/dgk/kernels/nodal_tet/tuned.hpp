@@ -64,9 +64,20 @@
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/kernels/nodal_tet/tuning_shape.hpp"
 
+// Unrolls the next loop. The loops that hand register arrays (the accumulators) to an epilogue
+// must be unrolled, or the arrays are indexed at run time and live in local memory on the GPU
+// (docs/PERFORMANCE.md, "Local memory"). nvcc and clang read "unroll", GCC its own spelling.
+#if defined(__CUDACC__) || defined(__clang__)
+#define DGK_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define DGK_UNROLL _Pragma("GCC unroll 8")
+#else
+#define DGK_UNROLL
+#endif
+
 namespace dgk::kernels::nodal_tet {
 
-template <int WI, int RI>
+template <int WI, int RI, int MaxRegisters = 0>
 struct TagMicroVolume {};
 template <int WI>
 struct TagMicroLift {};
@@ -76,6 +87,12 @@ template <int MB, bool Paired>
 struct TagTensorVolume {};
 template <int MB, bool Paired>
 struct TagTensorLift {};
+
+/// Registers per thread a tag's kernel is compiled for (0: the compiler's choice).
+template <class Tag>
+struct RegisterCap : std::integral_constant<int, 0> {};
+template <int WI, int RI, int MaxRegisters>
+struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
 
 template <int N, class Physics, class ExecutionSpace, class Real>
 struct TunedKernels {
@@ -111,8 +128,8 @@ struct TunedKernels {
   Kokkos::View<Real*, Mem> tensor_L;  ///< LIFT in fragment order (tensor_lift_operator())
 
   // --- micro volume ------------------------------------------------------------------------
-  template <int WI, int RI>
-  KOKKOS_INLINE_FUNCTION void operator()(TagMicroVolume<WI, RI>, const Member& m) const {
+  template <int WI, int RI, int MaxRegisters>
+  KOKKOS_INLINE_FUNCTION void operator()(TagMicroVolume<WI, RI, MaxRegisters>, const Member& m) const {
     constexpr int nt = (np + RI - 1) / RI;  // threads per element; thread ii has nodes ii + r nt
     const int k = shape.elements, group = WI * k;
     const bool op_staged = static_cast<int>(shape.staging) & 2, fields_staged = static_cast<int>(shape.staging) & 1;
@@ -166,7 +183,9 @@ struct TunedKernels {
               }
             }
         }
+        DGK_UNROLL
         for (int w = 0; w < WI; ++w)
+          DGK_UNROLL
           for (int r = 0; r < RI; ++r)
             if (e[w] < end && ii + r * nt < np) write_volume(e[w], ii + r * nt, dr[w][r], ds[w][r], dt_[w][r]);
       });
@@ -202,7 +221,9 @@ struct TunedKernels {
         for (int j = 0; j < NB; ++j) bv[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
         mma_f64_block<Paired>(acc, av, bv, live, cols);
       }
+      DGK_UNROLL
       for (int i = 0; i < MB; ++i)
+        DGK_UNROLL
         for (int j = 0; j < NB; ++j)
           if (tile[i] >= 0 && nb * NB + j < nt) out(mb * MB + i, nb * NB + j, acc[i][j][0], acc[i][j][1]);
     }
@@ -582,6 +603,11 @@ struct TunedKernels {
   /// beyond the backend's limit), or empty.
   std::string infeasible_volume(const ExecutionSpace& space, bool batched) const {
     if (batched) return check<TagBatchedVolume>(space, ScratchMatrix::shmem_size(np, batch * nf) * 3, batched_team());
+    if (shape.max_registers != 0 && (!register_caps || shape.rows != 1 || shape.inline_blocks != 1 ||
+                                     (shape.max_registers != 64 && shape.max_registers != 72)))
+      return std::string(register_cap_scope) + " (asked: " + std::to_string(shape.max_registers) +
+             " with w_i = " + std::to_string(shape.inline_blocks) + ", r_i = " + std::to_string(shape.rows) +
+             ", np = " + std::to_string(np) + (host ? ", a host build)" : ")");
     std::string why;
     dispatch_volume(shape, [&](auto tag) {
       why = check<decltype(tag)>(space, scratch_bytes_volume(shape), micro_team(shape, shape.rows));
@@ -628,6 +654,40 @@ struct TunedKernels {
       why = check<TagMicroLift<decltype(wi)::value>>(space, scratch_bytes_lift(shape, mode), micro_team(shape));
     });
     return why;
+  }
+
+  /// Whether the register-capped volume kernels are compiled: GPU builds, where an element's
+  /// nodes fit one warp.
+  static constexpr bool register_caps = !host && np <= 32;
+
+  /// The compiled (w_i, r_i) pairs of the micro volume kernel, and its register caps, as f(tag).
+  /// Public for the plain CUDA port of the benchmark program, which launches the same kernels.
+  template <class F>
+  static void dispatch_volume(const MicroShape& s, F&& f) {
+    if (s.max_registers != 0) {
+      DGK_THROW_IF(!register_caps || s.rows != 1 || s.inline_blocks != 1 ||
+                       (s.max_registers != 64 && s.max_registers != 72),
+                   "nodal_tet::TunedKernels: " << s.max_registers << " registers with w_i = " << s.inline_blocks
+                                               << ", r_i = " << s.rows << " (" << register_cap_scope << ")");
+      if constexpr (register_caps) {
+        if (s.max_registers == 64)
+          f(TagMicroVolume<1, 1, 64>{});
+        else
+          f(TagMicroVolume<1, 1, 72>{});
+      }
+      return;
+    }
+    if (s.rows == 1) {
+      dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagMicroVolume<decltype(wi)::value, 1>{}); });
+      return;
+    }
+    DGK_THROW_IF(s.rows != 2 || s.inline_blocks > 2,
+                 "nodal_tet::TunedKernels: r_i = " << s.rows << " with w_i = " << s.inline_blocks
+                                                   << " (compiled: r_i = 1 with w_i = 1, 2, 4; r_i = 2 with w_i = 1, 2)");
+    if (s.inline_blocks == 1)
+      f(TagMicroVolume<1, 2>{});
+    else
+      f(TagMicroVolume<2, 2>{});
   }
 
   /// The compiled (w_i, paired) pairs of the tensor-core kernels, as f(integral_constant w_i,
@@ -707,22 +767,6 @@ struct TunedKernels {
     }
   }
 
-  // The compiled (w_i, r_i) pairs of the volume kernel.
-  template <class F>
-  static void dispatch_volume(const MicroShape& s, F&& f) {
-    if (s.rows == 1) {
-      dispatch_wi(s.inline_blocks, [&](auto wi) { f(TagMicroVolume<decltype(wi)::value, 1>{}); });
-      return;
-    }
-    DGK_THROW_IF(s.rows != 2 || s.inline_blocks > 2,
-                 "nodal_tet::TunedKernels: r_i = " << s.rows << " with w_i = " << s.inline_blocks
-                                                   << " (compiled: r_i = 1 with w_i = 1, 2, 4; r_i = 2 with w_i = 1, 2)");
-    if (s.inline_blocks == 1)
-      f(TagMicroVolume<1, 2>{});
-    else
-      f(TagMicroVolume<2, 2>{});
-  }
-
   template <class F>
   static void dispatch_tensor(const MicroShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorVolume<decltype(wi)::value, decltype(paired)::value>{}); });
@@ -749,21 +793,31 @@ struct TunedKernels {
   // launch to finish (a few microseconds per launch, which the short kernels of the low orders
   // feel; docs/PERFORMANCE.md, "What Kokkos costs"). It is another kernel, with its own limits,
   // so the checks use the same policy type as the launches.
-  template <class Tag>
-  static auto light(Kokkos::TeamPolicy<ExecutionSpace, Tag> p) {
+  template <class... Traits>
+  static auto light(Kokkos::TeamPolicy<Traits...> p) {
     return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
+  static constexpr const char* register_cap_scope =
+      "a register cap is compiled for the micro volume kernel with w_i = r_i = 1 on the GPU, where an "
+      "element's nodes fit one warp: 64 or 72 registers";
+  // A tag's team policy: with a register cap, launch bounds of one-warp teams, as many per SM as
+  // the cap lets the register file of 65536 hold (the compiler caps the registers to fit; the
+  // divisor is kept nonzero for the branch not taken).
+  template <class Tag>
+  using PolicyOf = std::conditional_t<
+      RegisterCap<Tag>::value == 0, Kokkos::TeamPolicy<ExecutionSpace, Tag>,
+      Kokkos::TeamPolicy<ExecutionSpace, Tag,
+                         Kokkos::LaunchBounds<32, 65536 / (32 * (RegisterCap<Tag>::value + !RegisterCap<Tag>::value))>>>;
 
   template <class Tag>
   auto policy(const ExecutionSpace& space, int per_team, std::size_t scratch, int team) const {
     const int teams = (end - begin + per_team - 1) / per_team;
-    return light(Kokkos::TeamPolicy<ExecutionSpace, Tag>(space, teams > 0 ? teams : 1, team)
-                     .set_scratch_size(0, Kokkos::PerTeam(scratch)));
+    return light(PolicyOf<Tag>(space, teams > 0 ? teams : 1, team).set_scratch_size(0, Kokkos::PerTeam(scratch)));
   }
 
   template <class Tag>
   std::string check(const ExecutionSpace& space, std::size_t scratch, int team) const {
-    const auto p = light(Kokkos::TeamPolicy<ExecutionSpace, Tag>(space, 1, 1));
+    const auto p = light(PolicyOf<Tag>(space, 1, 1));
     std::ostringstream why;
     const int most = p.team_size_max(*this, Kokkos::ParallelForTag());
     if (team > most) why << team << " threads per team, more than the " << most << " this kernel can launch";

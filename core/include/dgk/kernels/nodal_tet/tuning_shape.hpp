@@ -18,6 +18,10 @@ struct MicroShape {
   int sequential = 1;     ///< w_s, groups a team handles one after the other
   Staging staging = Staging::Fields;
   int rows = 1;           ///< r_i, nodes per thread (the volume kernel): 1 or 2, w_i r_i <= 4
+  /// The volume kernel compiled for teams of one warp with at most this many registers per
+  /// thread (Kokkos launch bounds; 0: the compiler's choice). GPU builds, np <= 32, w_i = r_i = 1:
+  /// 72 (28 teams of a warp per SM) or 64 (32).
+  int max_registers = 0;
   // The tensor-core kernels read `elements` (elements per group), `sequential`,
   // `inline_blocks` (8-row tiles of the operator per warp: 1, 2 or 4) and these:
   int warps = 4;   ///< warps per team
