@@ -160,7 +160,8 @@ __global__ void micro_volume_kernel(DGK_MICRO_VOLUME_PARAMS) {
   micro_volume_body<N, WI, RI>(Dr, Ds, Dt, drdx, material, q, rhs, K, k, ws, staging);
 }
 template <int N, int MaxRegisters>
-__global__ void __launch_bounds__(32, 65536 / (32 * MaxRegisters)) micro_volume_capped_kernel(DGK_MICRO_VOLUME_PARAMS) {
+__global__ void __launch_bounds__(32, kernels::nodal_tet::warp_teams_per_sm(MaxRegisters))
+    micro_volume_capped_kernel(DGK_MICRO_VOLUME_PARAMS) {
   micro_volume_body<N, 1, 1>(Dr, Ds, Dt, drdx, material, q, rhs, K, k, ws, staging);
 }
 #undef DGK_MICRO_VOLUME_PARAMS

@@ -93,6 +93,9 @@ template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
+/// One-warp teams per SM whose registers fit an SM's 65536 under a cap: the minimum of the
+/// launch bounds that impose the cap (the compiler then caps the registers to fit).
+constexpr int warp_teams_per_sm(int max_registers) { return 65536 / (32 * max_registers); }
 
 template <int N, class Physics, class ExecutionSpace, class Real>
 struct TunedKernels {
@@ -603,12 +606,8 @@ struct TunedKernels {
   /// beyond the backend's limit), or empty.
   std::string infeasible_volume(const ExecutionSpace& space, bool batched) const {
     if (batched) return check<TagBatchedVolume>(space, ScratchMatrix::shmem_size(np, batch * nf) * 3, batched_team());
-    if (shape.max_registers != 0 && (!register_caps || shape.rows != 1 || shape.inline_blocks != 1 ||
-                                     (shape.max_registers != 64 && shape.max_registers != 72)))
-      return std::string(register_cap_scope) + " (asked: " + std::to_string(shape.max_registers) +
-             " with w_i = " + std::to_string(shape.inline_blocks) + ", r_i = " + std::to_string(shape.rows) +
-             ", np = " + std::to_string(np) + (host ? ", a host build)" : ")");
-    std::string why;
+    std::string why = register_cap_refusal(shape);
+    if (!why.empty()) return why;
     dispatch_volume(shape, [&](auto tag) {
       why = check<decltype(tag)>(space, scratch_bytes_volume(shape), micro_team(shape, shape.rows));
     });
@@ -665,10 +664,8 @@ struct TunedKernels {
   template <class F>
   static void dispatch_volume(const MicroShape& s, F&& f) {
     if (s.max_registers != 0) {
-      DGK_THROW_IF(!register_caps || s.rows != 1 || s.inline_blocks != 1 ||
-                       (s.max_registers != 64 && s.max_registers != 72),
-                   "nodal_tet::TunedKernels: " << s.max_registers << " registers with w_i = " << s.inline_blocks
-                                               << ", r_i = " << s.rows << " (" << register_cap_scope << ")");
+      const std::string why = register_cap_refusal(s);
+      DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
       if constexpr (register_caps) {
         if (s.max_registers == 64)
           f(TagMicroVolume<1, 1, 64>{});
@@ -797,17 +794,29 @@ struct TunedKernels {
   static auto light(Kokkos::TeamPolicy<Traits...> p) {
     return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
-  static constexpr const char* register_cap_scope =
-      "a register cap is compiled for the micro volume kernel with w_i = r_i = 1 on the GPU, where an "
-      "element's nodes fit one warp: 64 or 72 registers";
-  // A tag's team policy: with a register cap, launch bounds of one-warp teams, as many per SM as
-  // the cap lets the register file of 65536 hold (the compiler caps the registers to fit; the
-  // divisor is kept nonzero for the branch not taken).
+  // Why the volume shape's register cap is not compiled (empty if it is, or if it has none).
+  static std::string register_cap_refusal(const MicroShape& s) {
+    if (s.max_registers == 0 ||
+        (register_caps && s.rows == 1 && s.inline_blocks == 1 && (s.max_registers == 64 || s.max_registers == 72)))
+      return {};
+    std::ostringstream o;
+    o << "a register cap is compiled for the micro volume kernel with w_i = r_i = 1 on the GPU, where an "
+         "element's nodes fit one warp: 64 or 72 registers (asked: "
+      << s.max_registers << " with w_i = " << s.inline_blocks << ", r_i = " << s.rows << ", np = " << np
+      << (host ? ", a host build)" : ")");
+    return o.str();
+  }
+  // A tag's team policy: with a register cap, launch bounds of one-warp teams.
+  template <class Tag, int Cap = RegisterCap<Tag>::value>
+  struct PolicyFor {
+    using type = Kokkos::TeamPolicy<ExecutionSpace, Tag, Kokkos::LaunchBounds<32, warp_teams_per_sm(Cap)>>;
+  };
   template <class Tag>
-  using PolicyOf = std::conditional_t<
-      RegisterCap<Tag>::value == 0, Kokkos::TeamPolicy<ExecutionSpace, Tag>,
-      Kokkos::TeamPolicy<ExecutionSpace, Tag,
-                         Kokkos::LaunchBounds<32, 65536 / (32 * (RegisterCap<Tag>::value + !RegisterCap<Tag>::value))>>>;
+  struct PolicyFor<Tag, 0> {
+    using type = Kokkos::TeamPolicy<ExecutionSpace, Tag>;
+  };
+  template <class Tag>
+  using PolicyOf = typename PolicyFor<Tag>::type;
 
   template <class Tag>
   auto policy(const ExecutionSpace& space, int per_team, std::size_t scratch, int team) const {
