@@ -142,6 +142,39 @@ struct Search {
     });
   }
 
+  // The tensor-core volume finished by the lanes (four elements per warp): the fields in
+  // registers or in the warp's scratch (k-steps unrolled or not) and the warps per team first, then row tiles per pass
+  // (paired or not) and groups in sequence. None where the build has no tensor cores.
+  std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
+    auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled) {
+      NodalTuning t = base;
+      MicroShape s;
+      s.elements = 4;
+      s.inline_blocks = wi;
+      s.sequential = ws;
+      s.warps = warps;
+      s.paired_tiles = paired;
+      s.lane_epilogue = true;
+      s.register_fields = registers;
+      s.unrolled = unrolled;
+      t.volume_shape = s;
+      t.volume = StageKernel::Tensor;
+      return t;
+    };
+    std::vector<NodalTuning> first;
+    for (int fields : {0, 1, 2})  // in registers, in scratch unrolled, in scratch
+      for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, fields == 0, fields < 2));
+    return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
+      const auto& s = t.volume_shape;
+      for (int wi : {1, 2})
+        for (int ws : {1, 2, 4})
+          for (bool paired : {false, true}) {
+            if ((wi == 1 && (ws == 1 || paired))) continue;
+            second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
+          }
+    });
+  }
+
   void say(const std::string& what, const TuningTrial& t) {
     if (log) *log << "  " << std::left << std::setw(36) << what << std::right << std::setw(10) << std::fixed
                   << std::setprecision(4) << t.seconds * 1e3 << " ms  " << to_string(t.tuning) << "\n";
@@ -172,7 +205,10 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     search.say("volume (best micro)", vol_micro.front());
     search.say("volume (best tensor)", vol_tensor.front());
   }
+  auto vol_lanes = search.tensor_lanes(baseline, TunedPart::Volume, "volume");
+  if (!vol_tensor.empty() && !vol_lanes.empty()) search.say("volume (best tensor, lanes)", vol_lanes.front());
   vol.insert(vol.end(), vol_tensor.begin(), vol_tensor.end());
+  vol.insert(vol.end(), vol_lanes.begin(), vol_lanes.end());
   fastest_first(vol);
   DGK_THROW_IF(vol.empty(), "tune_nodal: no volume kernel can run on this device");
   search.say("volume", vol.front());
@@ -270,6 +306,9 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"passes", s.passes},
           {"staged_product", s.staged_product},
           {"paired_tiles", s.paired_tiles},
+          {"lane_epilogue", s.lane_epilogue},
+          {"register_fields", s.register_fields},
+          {"unrolled", s.unrolled},
           {"max_registers", s.max_registers},
           {"staged", staging_name(s.staging)}};
 }
@@ -300,6 +339,9 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.passes = j.value("passes", 1);
   s.staged_product = j.value("staged_product", false);
   s.paired_tiles = j.value("paired_tiles", false);
+  s.lane_epilogue = j.value("lane_epilogue", false);
+  s.register_fields = j.value("register_fields", false);
+  s.unrolled = j.value("unrolled", false);
   s.max_registers = j.value("max_registers", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;

@@ -1,8 +1,7 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
 //  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
-//    volume also with two nodes per thread; the tensor-core volume and lift kernels where they
-//    are built; the
-//    batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
+//    volume also with two nodes per thread; the tensor-core volume (its product through scratch
+//    or finished by the lanes) and lift kernels where they are built; the batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
 //    double and float, on every enabled execution space, within a first-order rounding bound;
 //  - the tuner picks a choice that runs and is no slower than what it timed for the baseline,
@@ -122,6 +121,23 @@ std::vector<nt::NodalTuning> variants() {
       all.push_back(t);
     }
   }
+  // The tensor-core volume finished by the lanes: fields in registers or in each warp's scratch,
+  // one or two row tiles per pass (paired or not), warps and sequential groups that leave the
+  // last team partly empty.
+  // fields: 0 in scratch, 1 in scratch with the k-steps unrolled, 2 in registers.
+  for (auto [wi, ws, warps, pair, fields] : {std::array{1, 1, 1, 0, 2}, std::array{1, 3, 1, 0, 0},
+                                             std::array{2, 2, 3, 0, 2}, std::array{2, 1, 4, 1, 0},
+                                             std::array{2, 3, 1, 1, 2}, std::array{1, 2, 1, 0, 1},
+                                             std::array{2, 1, 2, 1, 1}}) {
+    nt::NodalTuning t = base;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, wi, ws, warps, 1);
+    t.volume_shape.paired_tiles = pair != 0;
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.register_fields = fields == 2;
+    t.volume_shape.unrolled = fields >= 1;
+    all.push_back(t);
+  }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -170,6 +186,13 @@ bool paired_tensor_cores(Backend backend, const std::string& precision) {
 /// Whether the register-capped volume kernels are built for this backend and order (GPU builds,
 /// np <= 32).
 bool register_caps(Backend backend, int order) { return backend == Backend::Cuda && order <= 3; }
+
+/// Whether the lane-finished tensor volume kernel keeps maxwell3d's fields in registers at this
+/// order (at most 48 values per lane: kst = ceil(np / 4) k-steps times three column tiles).
+bool register_fields(int order) {
+  const int np = (order + 1) * (order + 2) * (order + 3) / 6;
+  return (np + 3) / 4 * 3 <= 48;
+}
 
 /// Whether a tuning runs a tensor-core kernel with paired row tiles.
 bool paired(const nt::NodalTuning& t) {
@@ -237,7 +260,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       physics::TetKernels tuned;
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
-      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0;
+      int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
+          ran_lanes = 0, ran_lane_registers = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -247,12 +271,14 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           // tensor-core kernel where the build or the precision has none (or no m16n8k4), and
           // the register cap where it is not compiled.
           const bool no_cap = t.volume_shape.max_registers != 0 && !register_caps(backend, order);
+          const bool no_registers = t.volume_shape.register_fields && !register_fields(order);
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
           EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos ||
                       (no_tensor && why.find("tensor cores") != std::string::npos) ||
-                      (no_cap && why.find("register cap") != std::string::npos))
+                      (no_cap && why.find("register cap") != std::string::npos) ||
+                      (no_registers && why.find("fields in registers") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
@@ -264,6 +290,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
         if (t.volume_shape.max_registers != 0) ++ran_capped;
+        if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue)
+          ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
@@ -279,6 +307,19 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         for (int kind = 0; kind < 4; ++kind)
           EXPECT_GE(ran_tensor[kind], 1) << precision << " order " << order << ": no tensor-core variant " << kind;
       }
+      // The lane-finished volume with its fields in one warp's scratch runs wherever that
+      // scratch fits the backend's limit (up to N = 8 in double on the GPUs measured).
+      nt::NodalTuning one_warp;
+      one_warp.volume = nt::StageKernel::Tensor;
+      one_warp.volume_shape.elements = 4;
+      one_warp.volume_shape.warps = 1;
+      one_warp.volume_shape.lane_epilogue = true;
+      auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh, std::vector<int>(8, 0));
+      const bool lane_scratch_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_warp).empty();
+      if (tensor_cores(backend, precision))
+        EXPECT_TRUE((ran_lanes >= 1 || !lane_scratch_fits) && (ran_lane_registers >= 1 || !register_fields(order)))
+            << precision << " order " << order << ": the lane-finished tensor volume did not run (fields in scratch "
+            << ran_lanes << " times, in registers " << ran_lane_registers << ")";
       if (register_caps(backend, order))
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
       if (paired_tensor_cores(backend, precision))
@@ -322,6 +363,25 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.volume = nt::StageKernel::Tensor;
   t.volume_shape.warps = 0;
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "warps" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t = {};
+  t.volume = nt::StageKernel::Tensor;
+  t.volume_shape.lane_epilogue = true;
+  t.volume_shape.elements = 2;  // four elements per warp
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "k = 4" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t.volume_shape.elements = 4;
+  t.volume_shape.lane_epilogue = false;
+  t.volume_shape.unrolled = true;  // needs the lanes' epilogue
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "epilogue=lane" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.lane_epilogue = true;  // a volume kernel
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "volume kernel" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
   t = {};

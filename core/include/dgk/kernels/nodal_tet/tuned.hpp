@@ -59,6 +59,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "dgk/core/error.hpp"
+#include "dgk/core/shared_carveout.hpp"
 #include "dgk/core/tensor_core.hpp"
 #include "dgk/kernels/nodal_tet/data.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
@@ -87,6 +88,8 @@ template <int MB, bool Paired>
 struct TagTensorVolume {};
 template <int MB, bool Paired>
 struct TagTensorLift {};
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled>
+struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice).
 template <class Tag>
@@ -117,6 +120,9 @@ struct TunedKernels {
   // Tiles of the tensor-core product: 8-row tiles of one D (mtd), 4-wide steps over the nodes
   // (kst), and the 8-column tiles a warp holds at a time.
   static constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4, tensor_col_tiles = 3;
+  // The lane-finished tensor volume kernel: 8-column tiles per four elements (two fields per
+  // lane and tile), the B values a lane holds, and the most it may hold in registers.
+  static constexpr int lane_tiles = (nf + 1) / 2, lane_fields = kst * lane_tiles, max_lane_fields = 48;
 
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
@@ -287,6 +293,114 @@ struct TunedKernels {
     } else {
       (void)m;
       Kokkos::abort("dgk::nodal_tet::tensor_volume: not built for this backend or precision");
+    }
+  }
+
+  // --- tensor-core volume, finished by the lanes ---------------------------------------------
+  // Each warp takes four elements and orders their columns so that a lane's accumulators hold a
+  // whole element: column 8 j + 2 q + h of the product is field 2 j + h of the warp's element q,
+  // so with the three D's row tiles of one node tile in its slots, lane l holds d/dr, d/ds, d/dt
+  // of every field of element l % 4 at node l / 4 of the tile (the C layout of tensor_core.hpp)
+  // and computes the volume term there: the product never enters scratch and no barrier is
+  // needed. The fields, as B fragments (lane l: element l / 8, field 2 j + (l / 4) % 2, node
+  // 4 ks + l % 4), stay in registers for all row tiles (RegisterFields, lane_fields values per
+  // lane) or in the warp's own part of team scratch. A pass takes WI row tiles (paired into
+  // m16n8k4 with Paired). Unrolled unrolls the staging and the k-steps (fields in registers need
+  // it, or they live in local memory); which way is faster from scratch depends on the order
+  // (the compiler then keeps more operator loads in flight, at the cost of registers).
+  template <int WI, bool Paired, bool RegisterFields, bool Unrolled>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled>,
+                                         const Member& m) const {
+    static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
+    if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
+      constexpr int NB = lane_tiles, MB = 3 * WI;
+      const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
+      Real* mine = nullptr;
+      if constexpr (!RegisterFields) {
+        Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape)));
+        if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
+        mine = sb + static_cast<std::size_t>(warp) * lane_fields * 32;
+      }
+      const Real* A = tensor_D.data();
+      const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
+      for (int s = 0; s < shape.sequential; ++s) {
+        const int e0 = begin + ((m.league_rank() * shape.sequential + s) * warps + warp) * 4;
+        if (e0 >= end) break;
+        // The warp's fields as B fragments; past the last element, the last one's.
+        const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
+        const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
+        Real bv[RegisterFields ? kst : 1][NB];
+        if constexpr (!RegisterFields) warp_sync();  // the previous group's fragments have been read
+        auto load = [&](int ks, int j) {
+          const int f = 2 * j + b_field, i = 4 * ks + b_node;
+          return f < nf && i < np ? src[f * np + i] : Real(0);
+        };
+        if constexpr (Unrolled) {
+          DGK_UNROLL
+          for (int ks = 0; ks < kst; ++ks)
+            DGK_UNROLL
+            for (int j = 0; j < NB; ++j) {
+              if constexpr (RegisterFields)
+                bv[ks][j] = load(ks, j);
+              else
+                mine[(ks * NB + j) * 32 + lane] = load(ks, j);
+            }
+          if constexpr (!RegisterFields) warp_sync();
+        } else {
+          for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
+          warp_sync();
+        }
+        const int e = e0 + lane % 4;
+        for (int t0 = 0; t0 < mtd; t0 += WI) {
+          // Slot d WI + w: row tile t0 + w of D_d (pairs: two row tiles of one D).
+          bool live[MB];
+          DGK_UNROLL
+          for (int x = 0; x < MB; ++x) live[x] = t0 + x % WI < mtd;
+          Real acc[MB][NB][2];
+          DGK_UNROLL
+          for (int x = 0; x < MB; ++x)
+            DGK_UNROLL
+            for (int j = 0; j < NB; ++j) acc[x][j][0] = acc[x][j][1] = Real(0);
+          auto step = [&](int ks) {
+            Real av[MB], b[NB];
+            DGK_UNROLL
+            for (int x = 0; x < MB; ++x)
+              av[x] = live[x] ? A[(static_cast<std::size_t>((x / WI) * mtd + t0 + x % WI) * kst + ks) * 32 + lane]
+                              : Real(0);
+            DGK_UNROLL
+            for (int j = 0; j < NB; ++j) {
+              if constexpr (RegisterFields)
+                b[j] = bv[ks][j];
+              else
+                b[j] = mine[(ks * NB + j) * 32 + lane];
+            }
+            mma_f64_block<Paired>(acc, av, b, live, NB);
+          };
+          if constexpr (Unrolled) {
+            DGK_UNROLL
+            for (int ks = 0; ks < kst; ++ks) step(ks);
+          } else {
+            for (int ks = 0; ks < kst; ++ks) step(ks);
+          }
+          DGK_UNROLL
+          for (int w = 0; w < WI; ++w) {
+            const int i = (t0 + w) * 8 + lane / 4;
+            if (i < np && e < end) {
+              Real dr[nf], ds[nf], dt_[nf];
+              DGK_UNROLL
+              for (int f = 0; f < nf; ++f) {
+                dr[f] = acc[w][f / 2][f % 2];
+                ds[f] = acc[WI + w][f / 2][f % 2];
+                dt_[f] = acc[2 * WI + w][f / 2][f % 2];
+              }
+              write_volume(e, i, dr, ds, dt_);
+            }
+          }
+        }
+      }
+    } else {
+      (void)m;
+      Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: not built for this backend, precision or order");
     }
   }
 
@@ -519,10 +633,17 @@ struct TunedKernels {
       TunedKernels k = *this;
       k.begin = 0;
       k.end = mesh.num_elements;
-      k.dispatch_tensor(shape, [&](auto tag) {
-        k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume", shape.elements * shape.sequential,
-                                         scratch_bytes_tensor(shape), 32 * shape.warps);
-      });
+      if (shape.lane_epilogue)
+        k.dispatch_tensor_lanes(shape, [&](auto tag) {
+          k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume_lanes",
+                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape),
+                                           32 * shape.warps);
+        });
+      else
+        k.dispatch_tensor(shape, [&](auto tag) {
+          k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume", shape.elements * shape.sequential,
+                                           scratch_bytes_tensor(shape), 32 * shape.warps);
+        });
     } else {
       (void)space;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the tensor-core volume kernel is not built for this backend "
@@ -577,6 +698,10 @@ struct TunedKernels {
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor(const MicroShape& s) {
     const int nt = (nf * s.elements + 7) / 8, cm = (mtd + s.passes - 1) / s.passes;
     return scratch_bytes(static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * tensor_ldc(cm));
+  }
+  /// The lane-finished volume kernel's scratch: each warp's fragments, unless in registers.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s) {
+    return s.register_fields ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * lane_fields * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s) {
@@ -633,11 +758,27 @@ struct TunedKernels {
 #endif
       if (shape.paired_tiles && shape.inline_blocks < 2)
         also() << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
+      if (shape.lane_epilogue && lift)
+        also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
+      if (shape.lane_epilogue && (shape.elements != 4 || shape.passes != 1 || shape.inline_blocks > 2))
+        also() << "the volume finished by the lanes takes k = 4 elements per warp, one pass, w_i = 1 or 2 row tiles "
+                  "(k = "
+               << shape.elements << ", passes = " << shape.passes << ", w_i = " << shape.inline_blocks << ")";
+      if ((shape.register_fields || shape.unrolled) && !shape.lane_epilogue)
+        also() << "fields in registers (fields=registers) and unrolled k-steps (unrolled) are for the volume "
+                  "finished by the lanes (epilogue=lane)";
+      if (shape.register_fields && lane_fields > max_lane_fields)
+        also() << "fields in registers: " << lane_fields << " values per lane at N = " << N << ", more than the "
+               << max_lane_fields << " compiled";
       if (!o.str().empty()) return o.str();
       std::string why;
       if (lift)
         dispatch_tensor_lift(shape, [&](auto tag) {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape), 32 * shape.warps);
+        });
+      else if (shape.lane_epilogue)
+        dispatch_tensor_lanes(shape, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape), 32 * shape.warps);
         });
       else
         dispatch_tensor(shape, [&](auto tag) {
@@ -770,6 +911,22 @@ struct TunedKernels {
   }
 
   template <class F>
+  static void dispatch_tensor_lanes(const MicroShape& s, F&& f) {
+    dispatch_paired(s, [&](auto wi, auto paired) {
+      if constexpr (decltype(wi)::value <= 2) {
+        constexpr int WI = decltype(wi)::value;
+        constexpr bool P = decltype(paired)::value;
+        if (s.register_fields)
+          f(TagTensorVolumeLanes<WI, P, true, true>{});
+        else if (s.unrolled)
+          f(TagTensorVolumeLanes<WI, P, false, true>{});
+        else
+          f(TagTensorVolumeLanes<WI, P, false, false>{});
+      }
+    });
+  }
+
+  template <class F>
   static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorLift<decltype(wi)::value, decltype(paired)::value>{}); });
   }
@@ -841,7 +998,9 @@ struct TunedKernels {
   template <class Tag>
   void launch(const ExecutionSpace& space, const char* label, int per_team, std::size_t scratch, int team) const {
     if (end <= begin) return;
-    Kokkos::parallel_for(label, policy<Tag>(space, per_team, scratch, team), *this);
+    const auto p = policy<Tag>(space, per_team, scratch, team);
+    Kokkos::parallel_for(label, p, *this);
+    fit_team_shared_carveout<TunedKernels>(p, scratch);
   }
 };
 

@@ -28,6 +28,13 @@ struct MicroShape {
   int passes = 1;  ///< volume: passes over the element's nodes (fewer rows of D q in scratch at a time)
   bool staged_product = false;  ///< lift: the product passes through scratch (a coalesced epilogue)
   bool paired_tiles = false;    ///< row tiles two by two into one m16n8k4 (compute capability 9.0), w_i >= 2
+  /// volume: each lane finishes the volume term of one element and node from its accumulators
+  /// (four elements per warp, k = 4; the product never enters scratch), w_i = 1 or 2, one pass
+  bool lane_epilogue = false;
+  /// with lane_epilogue: the fields stay in registers as the product's operand (no team scratch)
+  bool register_fields = false;
+  /// with lane_epilogue: the staging and the k-steps unrolled (always so with register_fields)
+  bool unrolled = false;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };

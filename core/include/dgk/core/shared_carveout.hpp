@@ -1,0 +1,95 @@
+// How much of a GPU multiprocessor's unified L1 / shared storage a team kernel carves out for
+// shared memory. Kokkos 3.4 launches every team kernel preferring shared memory
+// (cudaFuncCachePreferShared), so the driver sets aside the most shared memory it can (228 KB of
+// the H100's 256 KB) even where the teams resident on a multiprocessor use far less, and the L1
+// cache, which serves the operators the kernels read from global memory, keeps what is left. A
+// kernel whose operator does not fit that remainder reads it from L2 (docs/PERFORMANCE.md,
+// "Shared memory carveout").
+//
+// fit_shared_carveout sets a kernel's preferred carveout to what its resident teams need: the
+// teams its registers and threads allow (cudaOccupancyMaxActiveBlocksPerMultiprocessor), at most
+// as many as the shared memory holds, times each team's shared memory (its scratch, Kokkos's
+// own per-team space, the kernel's static shared memory and the driver's reservation). The
+// occupancy is unchanged and the rest becomes L1. Kokkos sets its preference once, at a kernel's
+// first launch, so the carveout is set after each launch and takes effect from the next.
+// DGK_SHARED_CARVEOUT=max in the environment keeps Kokkos's preference (for measuring).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cstdlib>
+#include <cstring>
+#endif
+
+namespace dgk {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// Whether fit_shared_carveout is off (DGK_SHARED_CARVEOUT=max).
+inline bool shared_carveout_max() {
+  static const bool max = [] {
+    const char* v = std::getenv("DGK_SHARED_CARVEOUT");
+    return v != nullptr && std::strcmp(v, "max") == 0;
+  }();
+  return max;
+}
+
+/// The carveout (percent of the multiprocessor's shared memory) that holds the resident blocks of
+/// `kernel` launched with `threads` per block and `dynamic_shared` bytes of dynamic shared memory
+/// each; returns it after setting it as the kernel's preference, or -1 where it left the
+/// preference alone. `last` remembers the value set for this kernel, so that repeated launches of
+/// one shape cost no driver call.
+template <class Kernel>
+int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, int& last) {
+  if (shared_carveout_max()) return -1;
+  int device = 0, per_sm = 0, reserved = 0, blocks = 0;
+  cudaFuncAttributes attributes{};
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) != cudaSuccess ||
+      cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0) != cudaSuccess || per_sm <= 0) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  const std::size_t per_block = dynamic_shared + attributes.sharedSizeBytes + static_cast<std::size_t>(reserved);
+  const std::size_t fit = per_block > 0 ? static_cast<std::size_t>(per_sm) / per_block : blocks;
+  const std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
+  const std::size_t need = resident * per_block;
+  int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
+  percent = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
+  if (percent != last) {
+    if (cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                             percent) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    last = percent;
+  }
+  return percent;
+}
+#endif
+
+/// After a launch of `functor` with the team policy `policy` and `scratch` bytes of team scratch
+/// per team: fits the kernel's shared-memory carveout (see the file comment). Nothing on other
+/// backends, or with a Kokkos whose internals this was not written for (3.4).
+template <class Functor, class Policy>
+void fit_team_shared_carveout(const Policy& policy, std::size_t scratch) {
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
+  if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
+    using Driver = Kokkos::Impl::ParallelFor<Functor, Policy, Kokkos::Cuda>;
+    using Launch = Kokkos::Impl::CudaParallelLaunchKernelFunc<
+        Driver, typename Policy::launch_bounds, Kokkos::Impl::DeduceCudaLaunchMechanism<Driver>::launch_mechanism>;
+    static int last = -1;
+    const int team = policy.team_size();
+    // Kokkos's team kernels put sizeof(double) (team size + 2) bytes of their own before the
+    // team scratch.
+    fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), last);
+  }
+#else
+  (void)policy;
+  (void)scratch;
+#endif
+}
+
+}  // namespace dgk
