@@ -46,6 +46,10 @@
 //                  (each lane adds its two values of an 8 x 8 tile to rhs, or applies the LSERK
 //                  update to them) or, with staged_product, passes through scratch so that one
 //                  thread per (element, field, node) finishes it in memory order.
+//   tensor volume  with lane_epilogue: four elements per warp, their columns ordered so that
+//   (lanes)        each lane's accumulators hold every field of one element at one node, where
+//                  the lane finishes the volume term; the product never enters scratch, the
+//                  warps never wait for each other, and the fields may stay in registers.
 // Elements are taken in order: a team's elements are consecutive, group by group; a thread
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
