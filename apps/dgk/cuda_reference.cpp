@@ -392,16 +392,15 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
   // and for the tuned family's kernels the carveout their resident blocks need (the straightforward
   // kernel keeps Kokkos's preference, as its Kokkos launch does); set once per kernel, outside the
   // timed launches.
-  std::map<const void*, int> carveouts;
+  std::map<const void*, CarveoutMemo> carveouts;
   auto configure = [&](auto kernel, int threads, std::size_t bytes) {
     const void* key = reinterpret_cast<const void*>(kernel);
     if (carveouts.count(key)) return;
     cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferShared);
     if (bytes > 48 * 1024)
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-    int last = -1;
-    if (tuned) fit_shared_carveout(kernel, threads, bytes, last);
-    carveouts[key] = last;
+    CarveoutMemo& memo = carveouts[key];
+    if (tuned) fit_shared_carveout(kernel, threads, bytes, memo);
   };
   auto launch = [&] {
     dispatch_order(order, [&](auto n) {

@@ -143,8 +143,9 @@ struct Search {
   }
 
   // The tensor-core volume finished by the lanes (four elements per warp): the fields in
-  // registers or in the warp's scratch (k-steps unrolled or not) and the warps per team first, then row tiles per pass
-  // (paired or not) and groups in sequence. None where the build has no tensor cores.
+  // registers or in the warp's scratch (k-steps unrolled or not) and the warps per team first,
+  // then row tiles per pass (paired or not) and groups in sequence. None where the build has no
+  // tensor cores.
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled) {
       NodalTuning t = base;
@@ -169,7 +170,7 @@ struct Search {
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
           for (bool paired : {false, true}) {
-            if ((wi == 1 && (ws == 1 || paired))) continue;
+            if (wi == 1 && (ws == 1 || paired)) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
     });

@@ -3,8 +3,8 @@
 // (cudaFuncCachePreferShared), so the driver sets aside the most shared memory it can (228 KB of
 // the H100's 256 KB) even where the teams resident on a multiprocessor use far less, and the L1
 // cache, which serves the operators the kernels read from global memory, keeps what is left. A
-// kernel whose operator does not fit that remainder reads it from L2 (docs/PERFORMANCE.md,
-// "Shared memory carveout").
+// kernel whose operator does not fit that remainder reads it from L2 (docs/DESIGN.md,
+// "Shared-memory carveout"; the measurements in docs/PERFORMANCE.md).
 //
 // fit_shared_carveout sets a kernel's preferred carveout to what its resident teams need: the
 // teams its registers and threads allow (cudaOccupancyMaxActiveBlocksPerMultiprocessor), at most
@@ -34,14 +34,25 @@ inline bool shared_carveout_max() {
   return max;
 }
 
+/// What fit_shared_carveout last did for one kernel: the launch shape it fitted and the carveout
+/// it set (-1: none), so that repeated launches of one shape cost no driver call.
+struct CarveoutMemo {
+  int threads = -1;
+  std::size_t dynamic_shared = 0;
+  int percent = -1;
+};
+
 /// The carveout (percent of the multiprocessor's shared memory) that holds the resident blocks of
 /// `kernel` launched with `threads` per block and `dynamic_shared` bytes of dynamic shared memory
 /// each; returns it after setting it as the kernel's preference, or -1 where it left the
-/// preference alone. `last` remembers the value set for this kernel, so that repeated launches of
-/// one shape cost no driver call.
+/// preference alone.
 template <class Kernel>
-int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, int& last) {
+int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, CarveoutMemo& memo) {
   if (shared_carveout_max()) return -1;
+  if (threads == memo.threads && dynamic_shared == memo.dynamic_shared) return memo.percent;
+  memo.threads = threads;
+  memo.dynamic_shared = dynamic_shared;
+  memo.percent = -1;
   int device = 0, per_sm = 0, reserved = 0, blocks = 0;
   cudaFuncAttributes attributes{};
   if (cudaGetDevice(&device) != cudaSuccess ||
@@ -58,14 +69,12 @@ int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, 
   const std::size_t need = resident * per_block;
   int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
   percent = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
-  if (percent != last) {
-    if (cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
-                             percent) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return -1;
-    }
-    last = percent;
+  if (cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                           percent) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
   }
+  memo.percent = percent;
   return percent;
 }
 #endif
@@ -80,11 +89,11 @@ void fit_team_shared_carveout(const Policy& policy, std::size_t scratch) {
     using Driver = Kokkos::Impl::ParallelFor<Functor, Policy, Kokkos::Cuda>;
     using Launch = Kokkos::Impl::CudaParallelLaunchKernelFunc<
         Driver, typename Policy::launch_bounds, Kokkos::Impl::DeduceCudaLaunchMechanism<Driver>::launch_mechanism>;
-    static int last = -1;
+    static CarveoutMemo memo;
     const int team = policy.team_size();
     // Kokkos's team kernels put sizeof(double) (team size + 2) bytes of their own before the
     // team scratch.
-    fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), last);
+    fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), memo);
   }
 #else
   (void)policy;

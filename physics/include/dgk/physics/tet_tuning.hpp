@@ -14,6 +14,8 @@
 //     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best;
+//     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
+//     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best;
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
 //     (also the LSERK update), each with the micro and the tensor-core kernel;

@@ -916,6 +916,8 @@ struct TunedKernels {
 
   template <class F>
   static void dispatch_tensor_lanes(const MicroShape& s, F&& f) {
+    DGK_THROW_IF(s.inline_blocks > 2, "nodal_tet::TunedKernels: the volume finished by the lanes takes w_i = 1 or 2 "
+                                      "(w_i = " << s.inline_blocks << ")");
     dispatch_paired(s, [&](auto wi, auto paired) {
       if constexpr (decltype(wi)::value <= 2) {
         constexpr int WI = decltype(wi)::value;
