@@ -290,7 +290,9 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
         const double bound = total ? tbound : std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.flops_per_s);
         const std::string name = total ? "stage" : costs[s].name;
         const bool lift_part = name.find("lift") != std::string::npos;
-        const bool on_tc = tc_any && (total || (name == "volume" ? tc_volume : lift_part && tc_lift));
+        // (The fused stage, "volume+surface+lift+update", is the tensor-core volume kernel's.)
+        const bool on_tc =
+            tc_any && (total || (name.rfind("volume", 0) == 0 ? tc_volume : lift_part && tc_lift));
         const double bound_tc =
             total ? tbound_tc
                   : (on_tc ? std::max(bytes / ceil.copy_bytes_per_s, flops / ceil.tensor_flops_per_s) : bound);

@@ -94,11 +94,13 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
     }
     return std::string();
   };
+  if (t.mode == LiftMode::FusedStage) return "volume+surface+lift+update " + stage(t.volume, t.volume_shape);
   std::string s = "volume " + stage(t.volume, t.volume_shape) + "; ";
   switch (t.mode) {
     case LiftMode::Split: s += "lift " + stage(t.lift, t.lift_shape); break;
     case LiftMode::FusedLift: s += "surface+lift " + stage(t.lift, t.lift_shape); break;
     case LiftMode::FusedUpdate: s += "surface+lift+update " + stage(t.lift, t.lift_shape); break;
+    case LiftMode::FusedStage: break;
   }
   return s;
 }

@@ -147,6 +147,7 @@ struct Search {
   // then row tiles per pass (paired or not) and groups in sequence. None where the build has no
   // tensor cores.
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
+    const bool stage = base.mode == LiftMode::FusedStage;
     auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled) {
       NodalTuning t = base;
       MicroShape s;
@@ -170,7 +171,7 @@ struct Search {
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
           for (bool paired : {false, true}) {
-            if (wi == 1 && (ws == 1 || paired)) continue;
+            if ((wi == 1 && (ws == 1 || paired)) || (stage && paired)) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
     });
@@ -260,7 +261,20 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     finalists.push_back(fused.front().tuning);
   }
 
-  // 3. Whole stages.
+  // 3. The whole stage in one kernel (the lane-finished tensor volume with the gather, lift and
+  // update), searched like the volume finished by the lanes but timed as a stage; none where
+  // the build has no tensor cores.
+  {
+    NodalTuning t = baseline;
+    t.mode = LiftMode::FusedStage;
+    auto whole = search.tensor_lanes(t, TunedPart::Stage, "volume+surface+lift+update");
+    if (!whole.empty()) {
+      search.say("volume+surface+lift+update", whole.front());
+      finalists.push_back(whole.front().tuning);
+    }
+  }
+
+  // 4. Whole stages.
   auto stages = search.time_all(finalists, TunedPart::Stage, "stage");
   DGK_THROW_IF(stages.empty(), "tune_nodal: no stage could run");
   auto base_stage = search.time_all({baseline}, TunedPart::Stage, "stage (thread)");
@@ -295,7 +309,13 @@ const char* kernel_name(StageKernel k) {
   return "";
 }
 const char* mode_name(LiftMode m) {
-  return m == LiftMode::Split ? "split" : (m == LiftMode::FusedLift ? "fused-lift" : "fused-update");
+  switch (m) {
+    case LiftMode::Split: return "split";
+    case LiftMode::FusedLift: return "fused-lift";
+    case LiftMode::FusedUpdate: return "fused-update";
+    case LiftMode::FusedStage: return "fused-stage";
+  }
+  return "";
 }
 
 nlohmann::json shape_json(const MicroShape& s) {
@@ -355,8 +375,8 @@ NodalTuning tuning_of(const nlohmann::json& j) {
   t.volume_shape = shape_of(j.at("volume_shape"));
   t.lift = named(j, "lift", {"thread", "micro", "batched", "tensor"}, kinds);
   t.lift_shape = shape_of(j.at("lift_shape"));
-  t.mode = named(j, "mode", {"split", "fused-lift", "fused-update"},
-                 {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate});
+  t.mode = named(j, "mode", {"split", "fused-lift", "fused-update", "fused-stage"},
+                 {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate, LiftMode::FusedStage});
   t.batch = j.at("batch").get<int>();
   return t;
 }

@@ -1,7 +1,9 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
 //  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
 //    volume also with two nodes per thread; the tensor-core volume (its product through scratch
-//    or finished by the lanes) and lift kernels where they are built; the batched team-GEMM kernels; the fused gather + lift and the fused gather + lift + update)
+//    or finished by the lanes) and lift kernels where they are built; the batched team-GEMM
+//    kernels; the fused gather + lift and the fused gather + lift + update; the whole stage in
+//    one kernel, finished by the lanes, where the tensor cores are built)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
 //    double and float, on every enabled execution space, within a first-order rounding bound;
 //  - the tuner picks a choice that runs and is no slower than what it timed for the baseline,
@@ -138,6 +140,19 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.unrolled = fields >= 1;
     all.push_back(t);
   }
+  // The whole stage finished by the lanes (volume, gather, lift and update in one kernel): the
+  // same fields in registers or scratch, one or two row tiles per pass, partly empty teams.
+  for (auto [wi, ws, warps, fields] : {std::array{1, 1, 1, 2}, std::array{1, 3, 1, 0}, std::array{2, 2, 3, 2},
+                                       std::array{2, 1, 4, 0}, std::array{1, 2, 2, 1}}) {
+    nt::NodalTuning t = base;
+    t.mode = nt::LiftMode::FusedStage;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, wi, ws, warps, 1);
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.register_fields = fields == 2;
+    t.volume_shape.unrolled = fields >= 1;
+    all.push_back(t);
+  }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -261,7 +276,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
-          ran_lanes = 0, ran_lane_registers = 0;
+          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -285,6 +300,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         const bool tensor = t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor;
         EXPECT_TRUE(!tensor || tensor_cores(backend, precision));
         if (t.volume == nt::StageKernel::Tensor) ++ran_tensor[0];
+        if (t.mode == nt::LiftMode::FusedStage) ++ran_stage;
         if (t.lift == nt::StageKernel::Tensor) ++ran_tensor[1 + static_cast<int>(t.mode)];
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
@@ -320,6 +336,13 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         EXPECT_TRUE((ran_lanes >= 1 || !lane_scratch_fits) && (ran_lane_registers >= 1 || !register_fields(order)))
             << precision << " order " << order << ": the lane-finished tensor volume did not run (fields in scratch "
             << ran_lanes << " times, in registers " << ran_lane_registers << ")";
+      // The fused stage with one warp per team, its fields in scratch, fits where the lane-finished
+      // volume does with its flux and rhs too (up to N = 5 in double under Kokkos 3.4).
+      nt::NodalTuning one_stage = one_warp;
+      one_stage.mode = nt::LiftMode::FusedStage;
+      const bool stage_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_stage).empty();
+      if (tensor_cores(backend, precision))
+        EXPECT_TRUE(ran_stage >= 1 || !stage_fits) << precision << " order " << order << ": the fused stage did not run";
       if (register_caps(backend, order))
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
       if (paired_tensor_cores(backend, precision))
@@ -384,6 +407,23 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "volume kernel" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
+  // The fused stage: the lane-finished tensor volume and no lift kernel of its own, unpaired.
+  t = {};
+  t.mode = nt::LiftMode::FusedStage;
+  t.volume = nt::StageKernel::Micro;
+  EXPECT_NE(s.infeasible(t).find("epilogue=lane"), std::string::npos) << s.infeasible(t);
+  t.volume = nt::StageKernel::Tensor;
+  t.volume_shape.elements = 4;
+  t.volume_shape.lane_epilogue = true;
+  t.lift = nt::StageKernel::Micro;
+  EXPECT_NE(s.infeasible(t).find("no lift kernel"), std::string::npos) << s.infeasible(t);
+  t.lift = nt::StageKernel::Thread;
+  t.volume_shape.inline_blocks = 2;
+  t.volume_shape.paired_tiles = true;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "unpaired" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  EXPECT_THROW(s.set_tuning(t), Error);
   t = {};
   t.batch = 0;
   EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);
@@ -414,8 +454,11 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   EXPECT_GT(r.stage_seconds, 0.0);
   EXPECT_GT(r.baseline_seconds, 0.0);
   EXPECT_EQ(r.elements, mesh.num_elements());
-  // Every part was searched: volume, the three lift modes and the stages.
-  for (const char* part : {"volume", "lift split", "lift fused-lift", "lift fused-update", "stage"})
+  // Every part was searched: volume, the three lift modes, the fused stage where the build has
+  // FP64 tensor cores, and the stages.
+  std::vector<std::string> parts = {"volume", "lift split", "lift fused-lift", "lift fused-update", "stage"};
+  if (tensor_cores(backend, "double")) parts.push_back("volume+surface+lift+update");
+  for (const auto& part : parts)
     EXPECT_TRUE(std::any_of(r.trials.begin(), r.trials.end(), [&](const auto& t) { return t.part == part; })) << part;
   // The choice is the fastest stage among those timed.
   for (const auto& t : r.trials)

@@ -248,16 +248,28 @@ class TetSolver final : public Simulation, public NodalTunable {
         k.micro_lift(m_space, begin, end);
     });
   }
+  /// The fused-stage kernel (volume, gather, lift and the LSERK update into the second field
+  /// buffer) for elements [begin, end).
+  void fused_stage(int begin, int end, double a, double b, double dt) const {
+    dispatch_order(m_order, [&](auto n) {
+      auto k = tuned_for<decltype(n)::value>(m_kernels.tuning.volume_shape);
+      k.a = Real(a);
+      k.b = Real(b);
+      k.dt = Real(dt);
+      k.tensor_stage(m_space, begin, end);
+    });
+  }
   void update(double a, double b, double dt) const {
     kernels::nodal_tet::lserk_update(m_space, m_q, m_res, m_rhs, Real(a), Real(b), Real(dt));
   }
   /// rhs = volume + lift(surface) at the current fields. In a distributed run the face traces
   /// travel while the volume kernel and the faces of the elements without ghost neighbours run;
-  /// then the remaining faces, then the lift. (Not in the fused-update mode, whose stage()
-  /// never forms the whole rhs.)
+  /// then the remaining faces, then the lift. (Not in the fused-update and fused-stage modes,
+  /// whose stage() never forms the whole rhs.)
   void evaluate_rhs() {
-    DGK_THROW_IF(mode() == LiftMode::FusedUpdate, "TetSolver::evaluate_rhs: the fused-update kernels update the "
-                                                  "fields in the same kernel; use stage()");
+    DGK_THROW_IF(mode() == LiftMode::FusedUpdate || mode() == LiftMode::FusedStage,
+                 "TetSolver::evaluate_rhs: the " << (mode() == LiftMode::FusedStage ? "fused-stage" : "fused-update")
+                                                 << " kernels update the fields in the same kernel; use stage()");
     if (mode() == LiftMode::FusedLift) {
       overlapped([&](int begin, int end) { fused(begin, end); });
       return;
@@ -267,18 +279,31 @@ class TetSolver final : public Simulation, public NodalTunable {
   }
   /// One LSERK stage: rhs at the current fields, then res = a res + dt rhs; q += b res.
   void stage(double a, double b, double dt) {
-    if (mode() != LiftMode::FusedUpdate) {
-      evaluate_rhs();
-      update(a, b, dt);
-      return;
+    switch (mode()) {
+      case LiftMode::Split:
+      case LiftMode::FusedLift:
+        evaluate_rhs();
+        update(a, b, dt);
+        return;
+      case LiftMode::FusedUpdate: overlapped([&](int begin, int end) { fused(begin, end, a, b, dt); }); break;
+      case LiftMode::FusedStage:
+        // One kernel per element range: the interior elements while the traces travel.
+        m_halo.overlap(
+            m_space, m_q, [&] { fused_stage(0, m_own.interior, a, b, dt); },
+            [&] { fused_stage(m_own.interior, m_mesh.num_elements, a, b, dt); });
+        break;
     }
-    overlapped([&](int begin, int end) { fused(begin, end, a, b, dt); });
     std::swap(m_q, m_q_next);
   }
   /// The trace exchange alone (a distributed run), for timing what overlapping hides.
   void exchange() { m_halo.exchange(m_space, m_q); }
   /// One stage without the exchange (a distributed run's compute alone).
   void stage_local(double a, double b, double dt) {
+    if (mode() == LiftMode::FusedStage) {
+      fused_stage(0, m_mesh.num_elements, a, b, dt);
+      std::swap(m_q, m_q_next);
+      return;
+    }
     volume();
     switch (mode()) {
       case LiftMode::Split:
@@ -294,6 +319,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         fused(0, m_mesh.num_elements, a, b, dt);
         std::swap(m_q, m_q_next);
         break;
+      case LiftMode::FusedStage: break;
     }
   }
   /// The run's distribution, or null on one rank.
@@ -449,7 +475,11 @@ class TetSolver final : public Simulation, public NodalTunable {
       fused.name = "surface+lift+update";
       fused.flops += c[3].flops;
       fused.bytes = gather_bytes - K * 4 * nfp * nf * w + K * nf * np * 5 * w;
-      return {c[0], fused};
+      if (mode() == LiftMode::FusedUpdate) return {c[0], fused};
+      // The fused stage: every flop of the stage; reads q, the metric terms and materials, the
+      // face data and res, writes res and the new q; no rhs.
+      return {{"volume+surface+lift+update", c[0].flops + fused.flops,
+               K * (4 * nf * np + 9 + 2) * w + gather_bytes - K * 4 * nfp * nf * w}};
     }
     if (bernstein()) {
       // Only the useful (non-padding) entries of the sparse operators count; the memory traffic
@@ -481,6 +511,10 @@ class TetSolver final : public Simulation, public NodalTunable {
     StageTimes t;
     auto measure = [&](auto&& f) { return backends::median_seconds(m_space, reps, f); };
     // a = 1, b = 0 keeps the fields unchanged while doing the full update's memory traffic.
+    if (mode() == LiftMode::FusedStage) {
+      t.seconds.push_back(measure([&] { fused_alone(); }));
+      return t;
+    }
     t.seconds.push_back(measure([&] { volume(); }));
     switch (mode()) {
       case LiftMode::Split:
@@ -493,6 +527,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         t.seconds.push_back(measure([&] { update(1.0, 0.0, 0.0); }));
         break;
       case LiftMode::FusedUpdate: t.seconds.push_back(measure([&] { fused_alone(); })); break;
+      case LiftMode::FusedStage: break;
     }
     return t;
   }
@@ -512,11 +547,15 @@ class TetSolver final : public Simulation, public NodalTunable {
   /// Values each exchange sends from this rank (every field of every trace slot).
   std::size_t exchange_values() const { return m_halo.values_sent(); }
 
-  /// The fused kernel on every element for timing, leaving the state valid: the update (fused
-  /// update mode) runs with a = 1, b = dt = 0, so the new buffer holds the fields again.
+  /// The fused kernel (the fused-stage mode: the stage's one kernel) on every element for timing,
+  /// leaving the state valid: the update (fused-update and fused-stage modes) runs with a = 1,
+  /// b = dt = 0, so the new buffer holds the fields again.
   void fused_alone() {
-    fused(0, m_mesh.num_elements, 1.0, 0.0, 0.0);
-    if (mode() == LiftMode::FusedUpdate) std::swap(m_q, m_q_next);
+    if (mode() == LiftMode::FusedStage)
+      fused_stage(0, m_mesh.num_elements, 1.0, 0.0, 0.0);
+    else
+      fused(0, m_mesh.num_elements, 1.0, 0.0, 0.0);
+    if (mode() == LiftMode::FusedUpdate || mode() == LiftMode::FusedStage) std::swap(m_q, m_q_next);
   }
 
   /// The volume kernel and `faces(begin, end)` (the kernel that reads the neighbours' traces)
@@ -556,11 +595,20 @@ class TetSolver final : public Simulation, public NodalTunable {
             ": a register cap is compiled for the micro volume kernel only";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
-    if (why.empty() && (t.lift == StageKernel::Micro || (t.mode != LiftMode::Split && t.lift != StageKernel::Tensor)))
+    if (why.empty() && (t.lift == StageKernel::Micro ||
+                        (t.mode != LiftMode::Split && t.mode != LiftMode::FusedStage && t.lift != StageKernel::Tensor)))
       why = valid(t.lift_shape, "lift");
     if (why.empty() && t.batch < 1) why = "batched: " + std::to_string(t.batch) + " elements per team";
-    if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro && t.lift != StageKernel::Tensor)
+    if (t.mode == LiftMode::FusedStage) {
+      // One kernel for the stage: the lane-finished tensor volume with the gather, lift and update.
+      if (why.empty() && (t.volume != StageKernel::Tensor || !t.volume_shape.lane_epilogue))
+        why = "the fused stage runs the tensor-core volume finished by the lanes (volume tensor ... epilogue=lane)";
+      if (why.empty() && t.lift != StageKernel::Thread)
+        why = "the fused stage has no lift kernel of its own (lift: expected thread, the default)";
+    } else if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro &&
+               t.lift != StageKernel::Tensor) {
       why = "the fused modes run the micro or the tensor-core lift kernel";
+    }
     if (!why.empty()) return why;
     dispatch_order(m_order, [&](auto n) {
       constexpr int N = decltype(n)::value;
@@ -584,7 +632,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     m_kernels.family = TetKernelFamily::Tuned;
     m_kernels.tuning = t;
     m_kernels.tuned = true;
-    if (t.mode == LiftMode::FusedUpdate && m_q_next.extent(0) != m_q.extent(0)) {
+    if ((t.mode == LiftMode::FusedUpdate || t.mode == LiftMode::FusedStage) && m_q_next.extent(0) != m_q.extent(0)) {
       backends::require_memory<ExecutionSpace>(double(m_q.span()) * sizeof(Real), [&] {
         return "the second field buffer of the fused-update kernels, order " + std::to_string(m_order);
       });
@@ -594,7 +642,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     dispatch_order(m_order, [&](auto n) {
       using K = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, ExecutionSpace, Real>;
       if (t.volume == StageKernel::Tensor && m_tensor_D.extent(0) == 0) m_tensor_D = K::tensor_operator(m_space, m_ops);
-      if (t.lift == StageKernel::Tensor && m_tensor_L.extent(0) == 0)
+      if ((t.lift == StageKernel::Tensor || t.mode == LiftMode::FusedStage) && m_tensor_L.extent(0) == 0)
         m_tensor_L = K::tensor_lift_operator(m_space, m_ops);
     });
   }

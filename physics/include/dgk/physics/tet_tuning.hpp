@@ -19,8 +19,11 @@
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
 //     (also the LSERK update), each with the micro and the tensor-core kernel;
-//  3. the whole RK stage for the best of each mode, with the best volume kernel: the fastest
-//     stage wins.
+//  3. where the build has FP64 tensor cores, the whole stage in one kernel (fused stage: the
+//     volume finished by the lanes with the gather, the lift and the update), searched like that
+//     volume kernel but timed as whole stages;
+//  4. the whole RK stage for the best of each mode, with the best volume kernel, and the best
+//     fused stage: the fastest stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
 #pragma once
 
@@ -64,7 +67,8 @@ struct TuningKey {
 };
 
 struct TuningTrial {
-  std::string part;  ///< "volume", "lift split", "lift fused-lift", "lift fused-update", "stage"
+  /// "volume", "lift split", "lift fused-lift", "lift fused-update", "volume+surface+lift+update", "stage"
+  std::string part;
   kernels::nodal_tet::NodalTuning tuning;
   double seconds = 0;
 };

@@ -50,6 +50,12 @@
 //   (lanes)        each lane's accumulators hold every field of one element at one node, where
 //                  the lane finishes the volume term; the product never enters scratch, the
 //                  warps never wait for each other, and the fields may stay in registers.
+//   tensor stage   the same kernel running the whole LSERK stage (fused-stage mode): each warp
+//   (lanes)        also gathers its four elements' flux into its scratch in the same column
+//                  order and multiplies LIFT by it, so the lane that holds the volume term of an
+//                  (element, node) also holds its lifted flux; their sum goes to the warp's
+//                  scratch and the warp applies the update in memory order. One kernel per
+//                  stage, and rhs never reaches memory.
 // Elements are taken in order: a team's elements are consecutive, group by group; a thread
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
@@ -92,7 +98,7 @@ template <int MB, bool Paired>
 struct TagTensorVolume {};
 template <int MB, bool Paired>
 struct TagTensorLift {};
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice).
@@ -127,6 +133,9 @@ struct TunedKernels {
   // The lane-finished tensor volume kernel: 8-column tiles per four elements (two fields per
   // lane and tile), the B values a lane holds, and the most it may hold in registers.
   static constexpr int lane_tiles = (nf + 1) / 2, lane_fields = kst * lane_tiles, max_lane_fields = 48;
+  // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
+  // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
+  static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
 
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
@@ -312,19 +321,31 @@ struct TunedKernels {
   // m16n8k4 with Paired). Unrolled unrolls the staging and the k-steps (fields in registers need
   // it, or they live in local memory); which way is faster from scratch depends on the order
   // (the compiler then keeps more operator loads in flight, at the cost of registers).
-  template <int WI, bool Paired, bool RegisterFields, bool Unrolled>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled>,
+  //
+  // With Stage the warp runs its four elements' whole LSERK stage: it also gathers their flux
+  // into its scratch, as B fragments in the same column order (lane_flux values per lane), and
+  // multiplies LIFT's row tiles of the pass by it, so the same lane holds the lifted flux of the
+  // same (element, field, node); it adds it to the volume term into the warp's scratch, and the
+  // warp then applies the update (res = a res + dt rhs, q_out = q + b res) in memory order, 32
+  // consecutive values at a time. rhs never reaches memory.
+  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage>,
                                          const Member& m) const {
     static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
       constexpr int NB = lane_tiles, MB = 3 * WI;
+      [[maybe_unused]] constexpr int kc = nc / 4;
+      constexpr int scratch_fields = RegisterFields ? 0 : lane_fields;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
-      Real* mine = nullptr;
-      if constexpr (!RegisterFields) {
-        Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape)));
+      Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
+      constexpr int per_warp = scratch_fields + (Stage ? lane_flux + lane_rhs : 0);
+      if constexpr (per_warp > 0) {
+        Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage)));
         if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
-        mine = sb + static_cast<std::size_t>(warp) * lane_fields * 32;
+        mine = sb + static_cast<std::size_t>(warp) * per_warp * 32;
       }
+      [[maybe_unused]] Real* fx = mine + scratch_fields * 32;  // Stage: the flux, then rhs
+      [[maybe_unused]] Real* rb = fx + lane_flux * 32;
       const Real* A = tensor_D.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
       for (int s = 0; s < shape.sequential; ++s) {
@@ -334,7 +355,7 @@ struct TunedKernels {
         const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
         Real bv[RegisterFields ? kst : 1][NB];
-        if constexpr (!RegisterFields) warp_sync();  // the previous group's fragments have been read
+        if constexpr (!RegisterFields || Stage) warp_sync();  // the previous group's fragments have been read
         auto load = [&](int ks, int j) {
           const int f = 2 * j + b_field, i = 4 * ks + b_node;
           return f < nf && i < np ? src[f * np + i] : Real(0);
@@ -349,11 +370,30 @@ struct TunedKernels {
               else
                 mine[(ks * NB + j) * 32 + lane] = load(ks, j);
             }
-          if constexpr (!RegisterFields) warp_sync();
         } else {
           for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
-          warp_sync();
         }
+        if constexpr (Stage) {
+          // The four elements' flux at their face nodes, lane by lane along the face nodes of
+          // one element; zero past the last element and in a padding field column. Two face
+          // nodes per lane at a time, so that their loads are in flight together.
+#if defined(__CUDA_ARCH__)
+#pragma unroll 2
+#endif
+          for (int x = lane; x < 4 * nc; x += 32) {
+            const int qe = x / nc, c = x % nc, e = e0 + qe;
+            Real out[nf];
+            if (e < end) {
+              face_node_flux<Physics>(ops, mesh, q, e, c, out);
+            } else {
+              for (int f = 0; f < nf; ++f) out[f] = Real(0);
+            }
+            DGK_UNROLL
+            for (int f = 0; f < 2 * NB; ++f)
+              fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+          }
+        }
+        if constexpr (!RegisterFields || Stage) warp_sync();
         const int e = e0 + lane % 4;
         for (int t0 = 0; t0 < mtd; t0 += WI) {
           // Slot d WI + w: row tile t0 + w of D_d (pairs: two row tiles of one D).
@@ -386,6 +426,33 @@ struct TunedKernels {
           } else {
             for (int ks = 0; ks < kst; ++ks) step(ks);
           }
+          // Stage: the lifted flux of the pass's row tiles, in the same lanes.
+          [[maybe_unused]] Real lifted[Stage ? WI : 1][NB][2];
+          if constexpr (Stage) {
+            const Real* L = tensor_L.data();
+            bool llive[WI];
+            DGK_UNROLL
+            for (int w = 0; w < WI; ++w) {
+              llive[w] = live[w];
+              DGK_UNROLL
+              for (int j = 0; j < NB; ++j) lifted[w][j][0] = lifted[w][j][1] = Real(0);
+            }
+            auto lift_step = [&](int ks) {
+              Real av[WI], b[NB];
+              DGK_UNROLL
+              for (int w = 0; w < WI; ++w)
+                av[w] = llive[w] ? L[(static_cast<std::size_t>(t0 + w) * kc + ks) * 32 + lane] : Real(0);
+              DGK_UNROLL
+              for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
+              mma_f64_block<Paired>(lifted, av, b, llive, NB);
+            };
+            if constexpr (Unrolled) {
+              DGK_UNROLL
+              for (int ks = 0; ks < kc; ++ks) lift_step(ks);
+            } else {
+              for (int ks = 0; ks < kc; ++ks) lift_step(ks);
+            }
+          }
           DGK_UNROLL
           for (int w = 0; w < WI; ++w) {
             const int i = (t0 + w) * 8 + lane / 4;
@@ -397,8 +464,26 @@ struct TunedKernels {
                 ds[f] = acc[WI + w][f / 2][f % 2];
                 dt_[f] = acc[2 * WI + w][f / 2][f % 2];
               }
-              write_volume(e, i, dr, ds, dt_);
+              if constexpr (Stage) {
+                Real out[nf];
+                volume_term<Physics>(mesh, e, dr, ds, dt_, out);
+                DGK_UNROLL
+                for (int f = 0; f < nf; ++f) rb[((lane % 4) * nf + f) * np + i] = out[f] + lifted[w][f / 2][f % 2];
+              } else {
+                write_volume(e, i, dr, ds, dt_);
+              }
             }
+          }
+        }
+        if constexpr (Stage) {
+          // The update in memory order: the four elements' (field, node) rows are consecutive.
+          warp_sync();
+          const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
+          const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
+          for (int x = lane; x < values; x += 32) {
+            const Real r = a * res.data()[first + x] + dt * rb[x];
+            res.data()[first + x] = r;
+            q_out.data()[first + x] = q.data()[first + x] + b * r;
           }
         }
       }
@@ -638,9 +723,9 @@ struct TunedKernels {
       k.begin = 0;
       k.end = mesh.num_elements;
       if (shape.lane_epilogue)
-        k.dispatch_tensor_lanes(shape, [&](auto tag) {
+        k.dispatch_tensor_lanes(shape, false, [&](auto tag) {
           k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume_lanes",
-                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape),
+                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape, false),
                                            32 * shape.warps);
         });
       else
@@ -652,6 +737,26 @@ struct TunedKernels {
       (void)space;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the tensor-core volume kernel is not built for this backend "
                          "and precision");
+    }
+  }
+  /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
+  /// volume, flux gather, lift and update into q_out; tensor_D and tensor_L must be set).
+  void tensor_stage(const ExecutionSpace& space, int first, int last) const {
+    if constexpr (tensor_cores) {
+      TunedKernels k = *this;
+      k.begin = first;
+      k.end = last;
+      k.dispatch_tensor_lanes(shape, true, [&](auto tag) {
+        k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
+                                         4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape, true),
+                                         32 * shape.warps);
+      });
+    } else {
+      (void)space;
+      (void)first;
+      (void)last;
+      DGK_THROW_IF(true, "nodal_tet::TunedKernels: the fused stage runs on FP64 tensor cores, not built for this "
+                         "backend and precision");
     }
   }
   /// The lift in `mode` for elements [first, last) on the tensor cores (tensor_L must be set).
@@ -703,9 +808,11 @@ struct TunedKernels {
     const int nt = (nf * s.elements + 7) / 8, cm = (mtd + s.passes - 1) / s.passes;
     return scratch_bytes(static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * tensor_ldc(cm));
   }
-  /// The lane-finished volume kernel's scratch: each warp's fragments, unless in registers.
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s) {
-    return s.register_fields ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * lane_fields * 32);
+  /// The lane-finished volume kernel's scratch: each warp's field fragments, unless in registers,
+  /// and for the whole stage its flux fragments.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s, bool stage) {
+    const int per_warp = (s.register_fields ? 0 : lane_fields) + (stage ? lane_flux + lane_rhs : 0);
+    return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s) {
@@ -771,6 +878,11 @@ struct TunedKernels {
       if ((shape.register_fields || shape.unrolled) && !shape.lane_epilogue)
         also() << "fields in registers (fields=registers) and unrolled k-steps (unrolled) are for the volume "
                   "finished by the lanes (epilogue=lane)";
+      const bool stage = mode == LiftMode::FusedStage && !lift;
+      if (stage && !shape.lane_epilogue)
+        also() << "the fused stage is the volume finished by the lanes (epilogue=lane) with the gather, lift and update";
+      if (stage && shape.paired_tiles)
+        also() << "the fused stage takes unpaired row tiles (mma=m8n8k4)";
       if (shape.register_fields && lane_fields > max_lane_fields)
         also() << "fields in registers: " << lane_fields << " values per lane at N = " << N << ", more than the "
                << max_lane_fields << " compiled";
@@ -781,8 +893,8 @@ struct TunedKernels {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
-        dispatch_tensor_lanes(shape, [&](auto tag) {
-          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape), 32 * shape.warps);
+        dispatch_tensor_lanes(shape, stage, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage), 32 * shape.warps);
         });
       else
         dispatch_tensor(shape, [&](auto tag) {
@@ -914,20 +1026,29 @@ struct TunedKernels {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorVolume<decltype(wi)::value, decltype(paired)::value>{}); });
   }
 
+  // The lane-finished kernels: the volume, or with `stage` the whole stage (unpaired only).
   template <class F>
-  static void dispatch_tensor_lanes(const MicroShape& s, F&& f) {
+  static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f) {
     DGK_THROW_IF(s.inline_blocks > 2, "nodal_tet::TunedKernels: the volume finished by the lanes takes w_i = 1 or 2 "
                                       "(w_i = " << s.inline_blocks << ")");
+    DGK_THROW_IF(stage && s.paired_tiles && s.inline_blocks > 1,
+                 "nodal_tet::TunedKernels: the stage finished by the lanes takes unpaired row tiles");
+    auto fields = [&](auto wi, auto paired, auto whole) {
+      constexpr int WI = decltype(wi)::value;
+      constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
+      if (s.register_fields)
+        f(TagTensorVolumeLanes<WI, P, true, true, St>{});
+      else if (s.unrolled)
+        f(TagTensorVolumeLanes<WI, P, false, true, St>{});
+      else
+        f(TagTensorVolumeLanes<WI, P, false, false, St>{});
+    };
     dispatch_paired(s, [&](auto wi, auto paired) {
       if constexpr (decltype(wi)::value <= 2) {
-        constexpr int WI = decltype(wi)::value;
-        constexpr bool P = decltype(paired)::value;
-        if (s.register_fields)
-          f(TagTensorVolumeLanes<WI, P, true, true>{});
-        else if (s.unrolled)
-          f(TagTensorVolumeLanes<WI, P, false, true>{});
-        else
-          f(TagTensorVolumeLanes<WI, P, false, false>{});
+        if (!stage)
+          fields(wi, paired, std::false_type{});
+        else if constexpr (!decltype(paired)::value)
+          fields(wi, paired, std::true_type{});
       }
     });
   }

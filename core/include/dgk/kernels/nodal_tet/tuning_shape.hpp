@@ -6,8 +6,10 @@ namespace dgk::kernels::nodal_tet {
 
 /// What a micro kernel stages in team scratch ("field in shared", "operator in shared", both).
 enum class Staging { Fields = 1, Operator = 2, Both = 3 };
-/// How the lift meets the flux gather and the update.
-enum class LiftMode { Split, FusedLift, FusedUpdate };
+/// How the lift meets the flux gather and the update. FusedStage runs the whole LSERK stage in the
+/// volume kernel (the tensor-core volume finished by the lanes, with the gather, the lift and the
+/// update): no lift kernel, and rhs never reaches memory.
+enum class LiftMode { Split, FusedLift, FusedUpdate, FusedStage };
 /// Which implementation a stage runs.
 enum class StageKernel { Thread, Micro, Batched, Tensor };
 
