@@ -89,6 +89,7 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.passes > 1 ? " passes=" + std::to_string(m.passes) : std::string()) +
                (m.staged_product ? " product=scratch" : std::string()) +
                (m.paired_tiles ? " mma=m16n8k4" : std::string()) +
+               (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
                (m.lane_epilogue ? " epilogue=lane" : std::string()) +
                (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string()));
     }

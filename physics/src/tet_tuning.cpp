@@ -110,7 +110,8 @@ struct Search {
   // The tensor-core kernel's shapes for one stage (none where the build has no tensor cores:
   // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
   std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
-    auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false) {
+    auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false,
+                    int max_registers = 0) {
       NodalTuning t = base;
       MicroShape s;
       s.elements = k;
@@ -120,6 +121,7 @@ struct Search {
       s.passes = passes;
       s.staged_product = staged_product;
       s.paired_tiles = paired;
+      s.max_registers = max_registers;
       (volume ? t.volume_shape : t.lift_shape) = s;
       (volume ? t.volume : t.lift) = StageKernel::Tensor;
       return t;
@@ -139,6 +141,10 @@ struct Search {
               if ((wi == 2 && warps == 4 && ws == 1 && !paired) || (paired && wi < 2)) continue;
               second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product, paired));
             }
+      // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps).
+      if (!volume)
+        for (int wi : {1, 2})
+          for (int warps : {4, 8}) second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, 64));
     });
   }
 

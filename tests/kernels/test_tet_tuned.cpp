@@ -1,9 +1,10 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
 //  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
 //    volume also with two nodes per thread; the tensor-core volume (its product through scratch
-//    or finished by the lanes) and lift kernels where they are built; the batched team-GEMM
-//    kernels; the fused gather + lift and the fused gather + lift + update; the whole stage in
-//    one kernel, finished by the lanes, where the tensor cores are built)
+//    or finished by the lanes) and lift kernels (also under a register cap) where they are
+//    built; the batched team-GEMM kernels; the fused gather + lift and the fused gather + lift
+//    + update; the whole stage in one kernel, finished by the lanes, where the tensor cores
+//    are built)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
 //    double and float, on every enabled execution space, within a first-order rounding bound;
 //  - the tuner picks a choice that runs and is no slower than what it timed for the baseline,
@@ -166,6 +167,18 @@ std::vector<nt::NodalTuning> variants() {
           t.mode = mode;
           all.push_back(t);
         }
+  // The tensor-core lift under its register cap, in each mode (w_i = 1, 2; partial groups; one
+  // element per group, whose scratch fits at every order).
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
+    for (auto [k, wi, warps, staged] : {std::array{3, 2, 8, 1}, std::array{5, 1, 4, 0}, std::array{1, 1, 4, 0}}) {
+      nt::NodalTuning t = base;
+      t.lift = nt::StageKernel::Tensor;
+      t.lift_shape = tensor_shape(k, wi, 2, warps, 1);
+      t.lift_shape.staged_product = staged != 0;
+      t.lift_shape.max_registers = 64;
+      t.mode = mode;
+      all.push_back(t);
+    }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -276,7 +289,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
-          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0;
+          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -306,6 +319,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
         if (t.volume_shape.max_registers != 0) ++ran_capped;
+        if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue)
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
@@ -343,6 +357,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       const bool stage_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_stage).empty();
       if (tensor_cores(backend, precision))
         EXPECT_TRUE(ran_stage >= 1 || !stage_fits) << precision << " order " << order << ": the fused stage did not run";
+      if (tensor_cores(backend, precision))
+        EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
       if (register_caps(backend, order))
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
       if (paired_tensor_cores(backend, precision))
@@ -377,8 +393,18 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   EXPECT_NE(s.infeasible(t).find("register cap"), std::string::npos) << s.infeasible(t);
   t = {};
   t.lift = nt::StageKernel::Micro;
-  t.lift_shape.max_registers = 64;  // the volume kernel's only
+  t.lift_shape.max_registers = 64;  // the micro volume kernel's and the tensor-core lift's only
   EXPECT_NE(s.infeasible(t).find("register cap"), std::string::npos) << s.infeasible(t);
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.inline_blocks = 4;  // compiled for w_i <= 2
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t.lift_shape.inline_blocks = 2;
+  t.lift_shape.max_registers = 72;  // compiled: 64
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
   EXPECT_NE(s.infeasible(t).find("fused modes"), std::string::npos);

@@ -589,10 +589,10 @@ class TetSolver final : public Simulation, public NodalTunable {
         !(t.volume_shape.rows == 1 || (t.volume_shape.rows == 2 && t.volume_shape.inline_blocks <= 2)))
       why = "volume: r_i = " + std::to_string(t.volume_shape.rows) + " with w_i = " +
             std::to_string(t.volume_shape.inline_blocks) + " (expected r_i = 1, or r_i = 2 with w_i <= 2)";
-    if (why.empty() && (t.lift_shape.max_registers != 0 ||
+    if (why.empty() && ((t.lift != StageKernel::Tensor && t.lift_shape.max_registers != 0) ||
                         (t.volume != StageKernel::Micro && t.volume_shape.max_registers != 0)))
-      why = std::string(t.lift_shape.max_registers != 0 ? "lift" : "volume") +
-            ": a register cap is compiled for the micro volume kernel only";
+      why = std::string(t.volume_shape.max_registers != 0 && t.volume != StageKernel::Micro ? "volume" : "lift") +
+            ": a register cap is compiled for the micro volume kernel and the tensor-core lift only";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
     if (why.empty() && (t.lift == StageKernel::Micro ||

@@ -96,19 +96,28 @@ struct TagBatchedVolume {};
 struct TagBatchedLift {};
 template <int MB, bool Paired>
 struct TagTensorVolume {};
-template <int MB, bool Paired>
+template <int MB, bool Paired, int MaxRegisters = 0>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false>
 struct TagTensorVolumeLanes {};
 
-/// Registers per thread a tag's kernel is compiled for (0: the compiler's choice).
+/// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
+/// largest team (threads) its launch bounds allow: one warp for the micro volume kernel, eight
+/// for the tensor-core lift.
 template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
-/// One-warp teams per SM whose registers fit an SM's 65536 under a cap: the minimum of the
-/// launch bounds that impose the cap (the compiler then caps the registers to fit).
-constexpr int warp_teams_per_sm(int max_registers) { return 65536 / (32 * max_registers); }
+template <int MB, bool Paired, int MaxRegisters>
+struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
+template <class Tag>
+struct CappedTeam : std::integral_constant<int, 32> {};
+template <int MB, bool Paired, int MaxRegisters>
+struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters>> : std::integral_constant<int, 256> {};
+/// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
+/// the launch bounds that impose the cap (the compiler then caps the registers to fit).
+constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
+constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_registers, 32); }
 
 template <int N, class Physics, class ExecutionSpace, class Real>
 struct TunedKernels {
@@ -527,8 +536,8 @@ struct TunedKernels {
   }
 
   // --- tensor-core lift (split, fused lift, fused update) ---------------------------------
-  template <int MB, bool Paired>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired>, const Member& m) const {
+  template <int MB, bool Paired, int MaxRegisters>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters>, const Member& m) const {
     if constexpr (tensor_cores) {
       constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
       const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
@@ -871,6 +880,14 @@ struct TunedKernels {
         also() << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
       if (shape.lane_epilogue && lift)
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
+      if (shape.max_registers != 0 &&
+          (!lift || shape.max_registers != tensor_lift_cap || shape.inline_blocks > 2 ||
+           (shape.paired_tiles && shape.inline_blocks > 1) || shape.warps > 8))
+        also() << "a register cap is compiled for the tensor-core lift with w_i <= 2 unpaired row tiles and at "
+                  "most 8 warps: "
+               << tensor_lift_cap << " registers (asked: " << shape.max_registers << " with w_i = "
+               << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
+               << (lift ? ")" : ", a volume kernel)");
       if (shape.lane_epilogue && (shape.elements != 4 || shape.passes != 1 || shape.inline_blocks > 2))
         also() << "the volume finished by the lanes takes k = 4 elements per warp, one pass, w_i = 1 or 2 row tiles "
                   "(k = "
@@ -915,6 +932,9 @@ struct TunedKernels {
   /// Whether the register-capped volume kernels are compiled: GPU builds, where an element's
   /// nodes fit one warp.
   static constexpr bool register_caps = !host && np <= 32;
+  /// The register cap compiled for the tensor-core lift (teams of up to eight warps: four such
+  /// teams per SM instead of three at its 74-80 registers).
+  static constexpr int tensor_lift_cap = 64;
 
   /// The compiled (w_i, r_i) pairs of the micro volume kernel, and its register caps, as f(tag).
   /// Public for the plain CUDA port of the benchmark program, which launches the same kernels.
@@ -1053,9 +1073,25 @@ struct TunedKernels {
     });
   }
 
+  // The tensor-core lifts, and under the register cap (tensor_lift_cap) those with w_i <= 2,
+  // unpaired.
   template <class F>
   static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
-    dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorLift<decltype(wi)::value, decltype(paired)::value>{}); });
+    dispatch_paired(s, [&](auto wi, auto paired) {
+      constexpr int WI = decltype(wi)::value;
+      constexpr bool P = decltype(paired)::value;
+      if (s.max_registers == 0) {
+        f(TagTensorLift<WI, P>{});
+      } else if constexpr (WI <= 2 && !P) {
+        DGK_THROW_IF(s.max_registers != tensor_lift_cap,
+                     "nodal_tet::TunedKernels: the tensor-core lift is compiled for a register cap of "
+                         << tensor_lift_cap << " (asked: " << s.max_registers << ")");
+        f(TagTensorLift<WI, P, tensor_lift_cap>{});
+      } else {
+        DGK_THROW_IF(true, "nodal_tet::TunedKernels: a register cap for the tensor-core lift takes w_i <= 2 "
+                           "unpaired row tiles");
+      }
+    });
   }
 
   template <class F>
@@ -1093,7 +1129,8 @@ struct TunedKernels {
   // A tag's team policy: with a register cap, launch bounds of one-warp teams.
   template <class Tag, int Cap = RegisterCap<Tag>::value>
   struct PolicyFor {
-    using type = Kokkos::TeamPolicy<ExecutionSpace, Tag, Kokkos::LaunchBounds<32, warp_teams_per_sm(Cap)>>;
+    static constexpr int team = CappedTeam<Tag>::value;
+    using type = Kokkos::TeamPolicy<ExecutionSpace, Tag, Kokkos::LaunchBounds<team, teams_per_sm(Cap, team)>>;
   };
   template <class Tag>
   struct PolicyFor<Tag, 0> {

@@ -20,9 +20,10 @@ struct MicroShape {
   int sequential = 1;     ///< w_s, groups a team handles one after the other
   Staging staging = Staging::Fields;
   int rows = 1;           ///< r_i, nodes per thread (the volume kernel): 1 or 2, w_i r_i <= 4
-  /// The volume kernel compiled for teams of one warp with at most this many registers per
-  /// thread (Kokkos launch bounds; 0: the compiler's choice). GPU builds, np <= 32, w_i = r_i = 1:
-  /// 72 (28 teams of a warp per SM) or 64 (32).
+  /// The kernel compiled with at most this many registers per thread (Kokkos launch bounds; 0:
+  /// the compiler's choice). The micro volume kernel for teams of one warp (GPU builds, np <= 32,
+  /// w_i = r_i = 1): 72 (28 teams of a warp per SM) or 64 (32); the tensor-core lift for teams
+  /// of up to 8 warps (w_i <= 2, unpaired): 64 (four teams of 8 warps per SM).
   int max_registers = 0;
   // The tensor-core kernels read `elements` (elements per group), `sequential`,
   // `inline_blocks` (8-row tiles of the operator per warp: 1, 2 or 4) and these:
