@@ -318,6 +318,17 @@ struct TunedKernels {
     }
   }
 
+  // step(ks) for ks = 0 .. Count-1, the loop unrolled or not.
+  template <bool Unrolled, int Count, class Step>
+  KOKKOS_INLINE_FUNCTION static void k_steps(Step&& step) {
+    if constexpr (Unrolled) {
+      DGK_UNROLL
+      for (int ks = 0; ks < Count; ++ks) step(ks);
+    } else {
+      for (int ks = 0; ks < Count; ++ks) step(ks);
+    }
+  }
+
   // --- tensor-core volume, finished by the lanes ---------------------------------------------
   // Each warp takes four elements and orders their columns so that a lane's accumulators hold a
   // whole element: column 8 j + 2 q + h of the product is field 2 j + h of the warp's element q,
@@ -429,12 +440,7 @@ struct TunedKernels {
             }
             mma_f64_block<Paired>(acc, av, b, live, NB);
           };
-          if constexpr (Unrolled) {
-            DGK_UNROLL
-            for (int ks = 0; ks < kst; ++ks) step(ks);
-          } else {
-            for (int ks = 0; ks < kst; ++ks) step(ks);
-          }
+          k_steps<Unrolled, kst>(step);
           // Stage: the lifted flux of the pass's row tiles, in the same lanes.
           [[maybe_unused]] Real lifted[Stage ? WI : 1][NB][2];
           if constexpr (Stage) {
@@ -455,12 +461,7 @@ struct TunedKernels {
               for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
               mma_f64_block<Paired>(lifted, av, b, llive, NB);
             };
-            if constexpr (Unrolled) {
-              DGK_UNROLL
-              for (int ks = 0; ks < kc; ++ks) lift_step(ks);
-            } else {
-              for (int ks = 0; ks < kc; ++ks) lift_step(ks);
-            }
+            k_steps<Unrolled, kc>(lift_step);
           }
           DGK_UNROLL
           for (int w = 0; w < WI; ++w) {
