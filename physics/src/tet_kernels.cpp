@@ -91,7 +91,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.paired_tiles ? " mma=m16n8k4" : std::string()) +
                (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
                (m.lane_epilogue ? " epilogue=lane" : std::string()) +
-               (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string()));
+               (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string())) +
+               (m.batched_loads ? " loads=batched" : std::string());
     }
     return std::string();
   };

@@ -111,7 +111,7 @@ struct Search {
   // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
   std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
     auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false,
-                    int max_registers = 0) {
+                    int max_registers = 0, bool batched = false) {
       NodalTuning t = base;
       MicroShape s;
       s.elements = k;
@@ -122,6 +122,7 @@ struct Search {
       s.staged_product = staged_product;
       s.paired_tiles = paired;
       s.max_registers = max_registers;
+      s.batched_loads = batched;
       (volume ? t.volume_shape : t.lift_shape) = s;
       (volume ? t.volume : t.lift) = StageKernel::Tensor;
       return t;
@@ -141,10 +142,15 @@ struct Search {
               if ((wi == 2 && warps == 4 && ws == 1 && !paired) || (paired && wi < 2)) continue;
               second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product, paired));
             }
-      // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps).
+      // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps),
+      // and with batched loads (more loads in flight per thread, more registers), capped or not.
       if (!volume)
         for (int wi : {1, 2})
-          for (int warps : {4, 8}) second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, 64));
+          for (int warps : {4, 8})
+            for (int cap : {0, 64})
+              for (bool batched : {false, true})
+                if (cap != 0 || batched)
+                  second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, cap, batched));
     });
   }
 
@@ -337,6 +343,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"register_fields", s.register_fields},
           {"unrolled", s.unrolled},
           {"max_registers", s.max_registers},
+          {"batched_loads", s.batched_loads},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -370,6 +377,7 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.register_fields = j.value("register_fields", false);
   s.unrolled = j.value("unrolled", false);
   s.max_registers = j.value("max_registers", 0);
+  s.batched_loads = j.value("batched_loads", false);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

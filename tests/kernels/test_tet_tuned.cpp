@@ -1,8 +1,8 @@
 // The tunable nodal kernels (dgk/kernels/nodal_tet/tuned.hpp) and their autotuner:
 //  - every variant (micro volume and lift with each staging, w_i, w_s and microblock size, the
 //    volume also with two nodes per thread; the tensor-core volume (its product through scratch
-//    or finished by the lanes) and lift kernels (also under a register cap) where they are
-//    built; the batched team-GEMM kernels; the fused gather + lift and the fused gather + lift
+//    or finished by the lanes) and lift kernels (also under a register cap, and with batched
+//    loads) where they are built; the batched team-GEMM kernels; the fused gather + lift and the fused gather + lift
 //    + update; the whole stage in one kernel, finished by the lanes, where the tensor cores
 //    are built)
 //    takes the same LSERK step as the straightforward kernels, for every compiled order, in
@@ -179,6 +179,21 @@ std::vector<nt::NodalTuning> variants() {
       t.mode = mode;
       all.push_back(t);
     }
+  // The tensor-core lift with batched loads, in each mode, capped or not, its product used where it
+  // lands or through scratch (partial groups, a second group in sequence).
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
+    for (auto [k, wi, ws, warps, staged, cap] : {std::array{3, 2, 2, 4, 1, 0}, std::array{1, 1, 1, 2, 0, 0},
+                                                 std::array{5, 4, 1, 4, 0, 0}, std::array{1, 2, 2, 8, 1, 64},
+                                                 std::array{1, 1, 1, 4, 0, 64}}) {
+      nt::NodalTuning t = base;
+      t.lift = nt::StageKernel::Tensor;
+      t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
+      t.lift_shape.staged_product = staged != 0;
+      t.lift_shape.max_registers = cap;
+      t.lift_shape.batched_loads = true;
+      t.mode = mode;
+      all.push_back(t);
+    }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -289,7 +304,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
-          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0;
+          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -320,6 +335,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (paired(t)) ++ran_paired;
         if (t.volume_shape.max_registers != 0) ++ran_capped;
         if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
+        if (t.lift_shape.batched_loads) ++ran_batched;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue)
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
@@ -359,6 +375,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         EXPECT_TRUE(ran_stage >= 1 || !stage_fits) << precision << " order " << order << ": the fused stage did not run";
       if (tensor_cores(backend, precision))
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
+      // One element per group fits every order, in each mode.
+      if (tensor_cores(backend, precision))
+        EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";
       if (register_caps(backend, order))
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
       if (paired_tensor_cores(backend, precision))
@@ -403,6 +422,18 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.lift_shape.inline_blocks = 2;
   t.lift_shape.max_registers = 72;  // compiled: 64
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Micro;
+  t.lift_shape.batched_loads = true;  // the tensor-core lift's only
+  EXPECT_NE(s.infeasible(t).find("batched loads"), std::string::npos) << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.inline_blocks = 2;
+  t.lift_shape.paired_tiles = true;  // compiled unpaired
+  t.lift_shape.batched_loads = true;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "batched loads" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
   t = {};

@@ -593,6 +593,10 @@ class TetSolver final : public Simulation, public NodalTunable {
                         (t.volume != StageKernel::Micro && t.volume_shape.max_registers != 0)))
       why = std::string(t.volume_shape.max_registers != 0 && t.volume != StageKernel::Micro ? "volume" : "lift") +
             ": a register cap is compiled for the micro volume kernel and the tensor-core lift only";
+    if (why.empty() && ((t.lift_shape.batched_loads && t.lift != StageKernel::Tensor) ||
+                        (t.volume_shape.batched_loads && t.volume != StageKernel::Tensor)))
+      why = std::string(t.lift_shape.batched_loads && t.lift != StageKernel::Tensor ? "lift" : "volume") +
+            ": batched loads are compiled for the tensor-core lift only";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
     if (why.empty() && (t.lift == StageKernel::Micro ||

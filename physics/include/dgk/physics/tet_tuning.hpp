@@ -14,7 +14,8 @@
 //     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best
-//     (for the lift also under a register cap of 64, w_i = 1, 2 x 4, 8 warps);
+//     (for the lift also under a register cap of 64 and with batched loads, capped or not:
+//     w_i = 1, 2 x 4, 8 warps);
 //     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
 //     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best;
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;

@@ -96,7 +96,7 @@ struct TagBatchedVolume {};
 struct TagBatchedLift {};
 template <int MB, bool Paired>
 struct TagTensorVolume {};
-template <int MB, bool Paired, int MaxRegisters = 0>
+template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false>
 struct TagTensorVolumeLanes {};
@@ -108,12 +108,12 @@ template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
-template <int MB, bool Paired, int MaxRegisters>
-struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
+template <int MB, bool Paired, int MaxRegisters, bool Batched>
+struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
-template <int MB, bool Paired, int MaxRegisters>
-struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters>> : std::integral_constant<int, 256> {};
+template <int MB, bool Paired, int MaxRegisters, bool Batched>
+struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
@@ -395,23 +395,13 @@ struct TunedKernels {
         }
         if constexpr (Stage) {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
-          // one element; zero past the last element and in a padding field column. Two face
-          // nodes per lane at a time, so that their loads are in flight together.
-#if defined(__CUDA_ARCH__)
-#pragma unroll 2
-#endif
-          for (int x = lane; x < 4 * nc; x += 32) {
-            const int qe = x / nc, c = x % nc, e = e0 + qe;
-            Real out[nf];
-            if (e < end) {
-              face_node_flux<Physics>(ops, mesh, q, e, c, out);
-            } else {
-              for (int f = 0; f < nf; ++f) out[f] = Real(0);
-            }
+          // one element; zero past the last element and in a padding field column.
+          gather_flux<2>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
+            const int qe = x / nc, c = x % nc;
             DGK_UNROLL
             for (int f = 0; f < 2 * NB; ++f)
               fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
-          }
+          });
         }
         if constexpr (!RegisterFields || Stage) warp_sync();
         const int e = e0 + lane % 4;
@@ -490,10 +480,23 @@ struct TunedKernels {
           warp_sync();
           const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
           const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
-          for (int x = lane; x < values; x += 32) {
-            const Real r = a * res.data()[first + x] + dt * rb[x];
-            res.data()[first + x] = r;
-            q_out.data()[first + x] = q.data()[first + x] + b * r;
+          // Batches of loads before the stores, as in the batched lift_epilogue.
+          constexpr int U = epilogue_batch;
+          for (int x0 = lane; x0 < values; x0 += U * 32) {
+            Real r0[U], q0[U];
+            DGK_UNROLL
+            for (int u = 0; u < U; ++u)
+              if (x0 + u * 32 < values) {
+                r0[u] = res.data()[first + x0 + u * 32];
+                q0[u] = q.data()[first + x0 + u * 32];
+              }
+            DGK_UNROLL
+            for (int u = 0; u < U; ++u)
+              if (x0 + u * 32 < values) {
+                const Real r = a * r0[u] + dt * rb[x0 + u * 32];
+                res.data()[first + x0 + u * 32] = r;
+                q_out.data()[first + x0 + u * 32] = q0[u] + b * r;
+              }
           }
         }
       }
@@ -537,8 +540,8 @@ struct TunedKernels {
   }
 
   // --- tensor-core lift (split, fused lift, fused update) ---------------------------------
-  template <int MB, bool Paired, int MaxRegisters>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters>, const Member& m) const {
+  template <int MB, bool Paired, int MaxRegisters, bool Batched>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters, Batched>, const Member& m) const {
     if constexpr (tensor_cores) {
       constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
       const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
@@ -586,7 +589,14 @@ struct TunedKernels {
           m.team_barrier();
           Kokkos::parallel_for(Kokkos::TeamThreadRange(m, E * nf * np), [&](const int x) {
             const int col = x / np, i = x % np, e = g0 + col / nf;
-            if (e < end) lift_epilogue(e, col % nf, i, sc[static_cast<std::size_t>(col) * ldc + i]);
+            if (e >= end) return;
+            const Real v = sc[static_cast<std::size_t>(col) * ldc + i];
+            if constexpr (Batched)
+              lift_epilogue<1>([](int) { return true; },
+                               [&](int) { return (static_cast<std::size_t>(e) * nf + col % nf) * np + i; },
+                               [&](int) { return v; });
+            else
+              lift_epilogue(e, col % nf, i, v);
           });
         } else {
           // Each lane's two values of every 8 x 8 tile, where they land.
@@ -596,9 +606,15 @@ struct TunedKernels {
                 const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
                 if (i >= np) return;
                 const Real v[2] = {c0, c1};
-                for (int h = 0; h < 2; ++h) {
-                  const int e = g0 + (col + h) / nf;
-                  if (col + h < cols && e < end) lift_epilogue(e, (col + h) % nf, i, v[h]);
+                auto live = [&](int h) { return col + h < cols && g0 + (col + h) / nf < end; };
+                auto at = [&](int h) { return (static_cast<std::size_t>(g0) * nf + col + h) * np + i; };
+                if constexpr (Batched) {
+                  lift_epilogue<2>(live, at, [&](int h) { return v[h]; });
+                } else {
+                  for (int h = 0; h < 2; ++h) {
+                    const int e = g0 + (col + h) / nf;
+                    if (col + h < cols && e < end) lift_epilogue(e, (col + h) % nf, i, v[h]);
+                  }
                 }
               });
         }
@@ -889,6 +905,9 @@ struct TunedKernels {
                << tensor_lift_cap << " registers (asked: " << shape.max_registers << " with w_i = "
                << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
                << (lift ? ")" : ", a volume kernel)");
+      if (shape.batched_loads && (!lift || (shape.paired_tiles && shape.inline_blocks > 1)))
+        also() << "batched loads (loads=batched) are compiled for the tensor-core lift with unpaired row tiles"
+               << (lift ? "" : " (asked for a volume kernel)");
       if (shape.lane_epilogue && (shape.elements != 4 || shape.passes != 1 || shape.inline_blocks > 2))
         also() << "the volume finished by the lanes takes k = 4 elements per warp, one pass, w_i = 1 or 2 row tiles "
                   "(k = "
@@ -997,8 +1016,45 @@ struct TunedKernels {
     });
   }
 
-  // What a lift kernel does with the lifted flux v at (e, f, i): add it to rhs, or in the
-  // fused-update mode apply the LSERK update with it.
+  // What a lift kernel does with the lifted flux v at the field value `at` ((e nf + f) np + i):
+  // add it to rhs, or in the fused-update mode apply the LSERK update with it. Split in two so
+  // that a thread may load a batch of values before it stores any (lift_epilogue): the compiler
+  // cannot move a load above a store that might alias it, so written value by value, each
+  // value's loads wait for the previous value's stores, and a thread has one value's loads in
+  // flight at a time.
+  struct EpilogueIn {
+    Real v, h, r, q;
+  };
+  KOKKOS_INLINE_FUNCTION EpilogueIn epilogue_load(std::size_t at, Real v) const {
+    EpilogueIn in{v, rhs.data()[at], Real(0), Real(0)};
+    if (mode == LiftMode::FusedUpdate) {
+      in.r = res.data()[at];
+      in.q = q.data()[at];
+    }
+    return in;
+  }
+  KOKKOS_INLINE_FUNCTION void epilogue_store(std::size_t at, const EpilogueIn& in) const {
+    if (mode == LiftMode::FusedUpdate) {
+      const Real r = a * in.r + dt * (in.h + in.v);
+      res.data()[at] = r;
+      q_out.data()[at] = in.q + b * r;
+    } else {
+      rhs.data()[at] = in.h + in.v;
+    }
+  }
+  // The epilogue of U values: value u at field value at(u) with lifted flux v(u), where live(u);
+  // all their loads first, then the stores.
+  template <int U, class Live, class At, class Value>
+  KOKKOS_INLINE_FUNCTION void lift_epilogue(const Live& live, const At& at, const Value& v) const {
+    EpilogueIn in[U];
+    DGK_UNROLL
+    for (int u = 0; u < U; ++u)
+      if (live(u)) in[u] = epilogue_load(at(u), v(u));
+    DGK_UNROLL
+    for (int u = 0; u < U; ++u)
+      if (live(u)) epilogue_store(at(u), in[u]);
+  }
+  // The epilogue of one value, value by value: res and rhs, the store to res, then q.
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
     if (mode == LiftMode::FusedUpdate) {
       const Real r = a * res(e, f, i) + dt * (rhs(e, f, i) + v);
@@ -1006,6 +1062,31 @@ struct TunedKernels {
       q_out(e, f, i) = q(e, f, i) + b * r;
     } else {
       rhs(e, f, i) += v;
+    }
+  }
+  /// Values a thread loads before it stores in the fused stage's update.
+  static constexpr int epilogue_batch = 4;
+
+  // The flux gather: the calling thread's share (rank of `threads`) of the face nodes x = le nc +
+  // c, x < n, at face node c of element g0 + le (zero where le >= count or past the last
+  // element), handed to store(x, out). U face nodes at a time, their loads in flight together
+  // (see lift_epilogue: the stores to scratch would otherwise hold back the next node's loads).
+  template <int U, class Store>
+  KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store) const {
+    for (int x0 = rank; x0 < n; x0 += U * threads) {
+      Real out[U][nf];
+      DGK_UNROLL
+      for (int u = 0; u < U; ++u) {
+        const int x = x0 + u * threads, le = x / nc, e = g0 + le;
+        if (x < n && le < count && e < end) {
+          face_node_flux<Physics>(ops, mesh, q, e, x % nc, out[u]);
+        } else {
+          for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
+        }
+      }
+      DGK_UNROLL
+      for (int u = 0; u < U; ++u)
+        if (x0 + u * threads < n) store(x0 + u * threads, out[u]);
     }
   }
 
@@ -1075,19 +1156,27 @@ struct TunedKernels {
   }
 
   // The tensor-core lifts, and under the register cap (tensor_lift_cap) those with w_i <= 2,
-  // unpaired.
+  // unpaired; with batched loads (unpaired) either way.
   template <class F>
   static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value;
+      DGK_THROW_IF(s.batched_loads && P, "nodal_tet::TunedKernels: batched loads in the tensor-core lift take "
+                                         "unpaired row tiles");
       if (s.max_registers == 0) {
-        f(TagTensorLift<WI, P>{});
+        if (!s.batched_loads)
+          f(TagTensorLift<WI, P>{});
+        else if constexpr (!P)
+          f(TagTensorLift<WI, P, 0, true>{});
       } else if constexpr (WI <= 2 && !P) {
         DGK_THROW_IF(s.max_registers != tensor_lift_cap,
                      "nodal_tet::TunedKernels: the tensor-core lift is compiled for a register cap of "
                          << tensor_lift_cap << " (asked: " << s.max_registers << ")");
-        f(TagTensorLift<WI, P, tensor_lift_cap>{});
+        if (s.batched_loads)
+          f(TagTensorLift<WI, P, tensor_lift_cap, true>{});
+        else
+          f(TagTensorLift<WI, P, tensor_lift_cap>{});
       } else {
         DGK_THROW_IF(true, "nodal_tet::TunedKernels: a register cap for the tensor-core lift takes w_i <= 2 "
                            "unpaired row tiles");

@@ -38,6 +38,10 @@ struct MicroShape {
   bool register_fields = false;
   /// with lane_epilogue: the staging and the k-steps unrolled (always so with register_fields)
   bool unrolled = false;
+  /// tensor-core lift, unpaired: the epilogue loads rhs, res and q of a value (of a lane's two
+  /// values of a tile, where the product lands) before it stores any, rather than value by
+  /// value with q after the store to res: more loads in flight per thread, more registers
+  bool batched_loads = false;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };
