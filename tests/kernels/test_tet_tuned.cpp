@@ -362,26 +362,26 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       one_warp.volume_shape.lane_epilogue = true;
       auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh, std::vector<int>(8, 0));
       const bool lane_scratch_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_warp).empty();
-      if (tensor_cores(backend, precision))
-        EXPECT_TRUE((ran_lanes >= 1 || !lane_scratch_fits) && (ran_lane_registers >= 1 || !register_fields(order)))
-            << precision << " order " << order << ": the lane-finished tensor volume did not run (fields in scratch "
-            << ran_lanes << " times, in registers " << ran_lane_registers << ")";
       // The fused stage with one warp per team, its fields in scratch, fits where the lane-finished
       // volume does with its flux and rhs too (up to N = 5 in double under Kokkos 3.4).
       nt::NodalTuning one_stage = one_warp;
       one_stage.mode = nt::LiftMode::FusedStage;
       const bool stage_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_stage).empty();
-      if (tensor_cores(backend, precision))
+      if (tensor_cores(backend, precision)) {
+        EXPECT_TRUE((ran_lanes >= 1 || !lane_scratch_fits) && (ran_lane_registers >= 1 || !register_fields(order)))
+            << precision << " order " << order << ": the lane-finished tensor volume did not run (fields in scratch "
+            << ran_lanes << " times, in registers " << ran_lane_registers << ")";
         EXPECT_TRUE(ran_stage >= 1 || !stage_fits) << precision << " order " << order << ": the fused stage did not run";
-      if (tensor_cores(backend, precision))
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
-      // One element per group fits every order, in each mode.
-      if (tensor_cores(backend, precision))
+        // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";
-      if (register_caps(backend, order))
+      }
+      if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
-      if (paired_tensor_cores(backend, precision))
+      }
+      if (paired_tensor_cores(backend, precision)) {
         EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
+      }
     }
   }
 }

@@ -606,10 +606,10 @@ struct TunedKernels {
                 const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
                 if (i >= np) return;
                 const Real v[2] = {c0, c1};
-                auto live = [&](int h) { return col + h < cols && g0 + (col + h) / nf < end; };
-                auto at = [&](int h) { return (static_cast<std::size_t>(g0) * nf + col + h) * np + i; };
                 if constexpr (Batched) {
-                  lift_epilogue<2>(live, at, [&](int h) { return v[h]; });
+                  lift_epilogue<2>([&](int h) { return col + h < cols && g0 + (col + h) / nf < end; },
+                                   [&](int h) { return (static_cast<std::size_t>(g0) * nf + col + h) * np + i; },
+                                   [&](int h) { return v[h]; });
                 } else {
                   for (int h = 0; h < 2; ++h) {
                     const int e = g0 + (col + h) / nf;
