@@ -57,16 +57,24 @@ def main() -> int:
               f"{100 * b['roofline_fraction']:.1f}{tc(b)} | {params} |")
     ref = tuned.get("cuda_reference", [])
     if ref:
-        # Both kernels on both clocks: CUDA events on the same stream, and the host's clock around
-        # launch and fence (how dgk bench times every kernel).
+        # Both kernels on three clocks: CUDA events on the same stream, the host's clock around
+        # launch and fence (how dgk bench times every kernel), and the events with the launch
+        # queued behind a wait on the GPU (the kernel alone; absent from older data).
+        queued = all("queued_seconds" in r for r in ref)
         print("\n| N | CUDA kernel | Kokkos, events (ms) | CUDA, events (ms) | Kokkos / CUDA, events "
-              "| Kokkos, wall (ms) | CUDA, wall (ms) | Kokkos / CUDA, wall | max difference |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              "| Kokkos, wall (ms) | CUDA, wall (ms) | Kokkos / CUDA, wall |"
+              + (" Kokkos, alone (ms) | CUDA, alone (ms) | Kokkos / CUDA, alone |" if queued else "")
+              + " max difference |")
+        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if queued else ""))
         for r in ref:
             ke, ce = r["kokkos_event_seconds"], r["seconds"]
             kw, cw = r["kokkos_wall_seconds"], r["wall_seconds"]
+            alone = ""
+            if queued:
+                kq, cq = r["kokkos_queued_seconds"], r["queued_seconds"]
+                alone = f" {kq * 1e3:.4f} | {cq * 1e3:.4f} | {kq / cq:.3f} |"
             print(f"| {r['order']} | {r.get('cuda_kernel', '')} | {ke * 1e3:.3f} | {ce * 1e3:.3f} | {ke / ce:.3f} | "
-                  f"{kw * 1e3:.3f} | {cw * 1e3:.3f} | {kw / cw:.3f} | {r['max_difference']:.1e} |")
+                  f"{kw * 1e3:.3f} | {cw * 1e3:.3f} | {kw / cw:.3f} |{alone} {r['max_difference']:.1e} |")
     if len(sys.argv) == 4:
         tune = load(sys.argv[3])
         print(f"\nTuning ({tune['precision']}, {tune['elements']} elements):\n")

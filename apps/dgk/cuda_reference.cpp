@@ -24,6 +24,17 @@ namespace {
 using Physics = physics::Maxwell3D;
 constexpr int nf = Physics::num_fields;
 
+// Keeps the GPU busy for `ns` nanoseconds of its global timer (one thread): the host queues the
+// timed launch behind it.
+constexpr unsigned long long spin_nanoseconds = 200000;
+__global__ void spin_kernel(unsigned long long ns) {
+  unsigned long long t0 = 0, t = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+
 // The volume term at node i of element e from its reference derivatives, stored in rhs: the
 // chain rule through the element's metric terms, then Maxwell's curl with its material.
 template <int np>
@@ -473,17 +484,23 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
   };
   Kokkos::fence();
   for (int w = 0; w < 3; ++w) launch();
-  // Both kernels with both clocks: CUDA events around the launch on the same stream (the GPU's
-  // time from the first event to the second, launch gaps included), and the host's wall clock
-  // around launch and fence, as dgk bench times every Kokkos kernel. The four timings alternate
-  // within each repetition, so that drifts of the GPU's clock touch both kernels alike.
+  // Both kernels with three clocks: CUDA events around the launch on the same stream (the GPU's
+  // time from the first event to the second, launch gaps included), the host's wall clock around
+  // launch and fence, as dgk bench times every Kokkos kernel, and the events with the launch
+  // queued (below). The six timings alternate within each repetition, so that drifts of the GPU's
+  // clock touch both kernels alike.
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   auto kokkos = [&] { solver->volume(); };
+  // The host's time in the launch call itself (until it returns, before the GPU finishes), of
+  // the last timing with events.
+  double host_launch = 0;
   auto events = [&](auto&& f) {
     cudaEventRecord(a, stream);
+    Kokkos::Timer host;
     f();
+    host_launch = host.seconds();
     cudaEventRecord(b, stream);
     cudaEventSynchronize(b);
     float ms = 0;
@@ -496,19 +513,34 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
     Kokkos::fence();
     return timer.seconds();
   };
+  // The kernel alone: the same events, queued behind a wait on the GPU that outlasts the host's
+  // work of the launch, so the first event is recorded when the GPU reaches it and the kernel is
+  // already queued (what a time loop sees: its launches run ahead of the GPU).
+  auto queued = [&](auto&& f) {
+    spin_kernel<<<1, 1, 0, stream>>>(spin_nanoseconds);
+    return events(f);
+  };
   kokkos();
   Kokkos::fence();
-  std::vector<double> ce, ke, cw, kw;
+  std::vector<double> ce, ke, cw, kw, cq, kq, cl, kl;
   for (int r = 0; r < reps; ++r) {
     ce.push_back(events(launch));
+    cl.push_back(host_launch);
     ke.push_back(events(kokkos));
+    kl.push_back(host_launch);
     cw.push_back(wall(launch));
     kw.push_back(wall(kokkos));
+    cq.push_back(queued(launch));
+    kq.push_back(queued(kokkos));
   }
   t.seconds = backends::median(ce);
   t.kokkos_event_seconds = backends::median(ke);
   t.wall_seconds = backends::median(cw);
   t.kokkos_wall_seconds = backends::median(kw);
+  t.queued_seconds = backends::median(cq);
+  t.kokkos_queued_seconds = backends::median(kq);
+  t.launch_seconds = backends::median(cl);
+  t.kokkos_launch_seconds = backends::median(kl);
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   // The Kokkos kernel's output on the same fields.

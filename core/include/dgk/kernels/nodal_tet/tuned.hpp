@@ -565,7 +565,7 @@ struct TunedKernels {
             const int le = x / nc, c = x % nc, e = g0 + le;
             Real out[nf];
             if (le < E && e < end) {
-              face_node_flux<Physics>(ops, mesh, q, e, c, out);
+              face_node_flux<Physics, nfp, np>(ops, mesh, q, e, c, out);
             } else {
               for (int f = 0; f < nf; ++f) out[f] = Real(0);
             }
@@ -653,7 +653,7 @@ struct TunedKernels {
             const int r = t / nc, c = t % nc, e = g0 + r;
             Real out[nf];
             if (e < end) {
-              face_node_flux<Physics>(ops, mesh, q, e, c, out);
+              face_node_flux<Physics, nfp, np>(ops, mesh, q, e, c, out);
             } else {
               for (int f = 0; f < nf; ++f) out[f] = Real(0);
             }
@@ -1079,7 +1079,7 @@ struct TunedKernels {
       for (int u = 0; u < U; ++u) {
         const int x = x0 + u * threads, le = x / nc, e = g0 + le;
         if (x < n && le < count && e < end) {
-          face_node_flux<Physics>(ops, mesh, q, e, x % nc, out[u]);
+          face_node_flux<Physics, nfp, np>(ops, mesh, q, e, x % nc, out[u]);
         } else {
           for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
         }
