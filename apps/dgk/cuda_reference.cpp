@@ -276,10 +276,11 @@ __global__ void tensor_volume_kernel(const double* A, const double* __restrict__
 // registers or in the warp's part of shared memory; WI row tiles of each D per pass (paired into
 // m16n8k4 as the shape says); the staging and k-steps unrolled or not. Same fragments, same
 // products, same order, same unrolling.
+#define DGK_LANES_VOLUME_PARAMS                                                                  \
+  const double *A, const double *__restrict__ drdx, const double *__restrict__ material, const double *q, \
+      double *__restrict__ rhs, int K, int ws
 template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
-__global__ void tensor_volume_lanes_kernel(const double* A, const double* __restrict__ drdx,
-                                           const double* __restrict__ material, const double* q,
-                                           double* __restrict__ rhs, int K, int ws) {
+__device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS) {
   constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6, mtd = (np + 7) / 8, kst = (np + 3) / 4;
   constexpr int NB = (nf + 1) / 2, MB = 3 * WI;
   extern __shared__ double shared[];
@@ -358,6 +359,19 @@ __global__ void tensor_volume_lanes_kernel(const double* A, const double* __rest
     }
   }
 }
+// The kernel as the shape says: as compiled, or (fields in registers, unpaired) under a register
+// cap, the same launch bounds as the Kokkos kernel's (TunedKernels::PolicyOf: teams of up to
+// eight warps).
+template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
+__global__ void tensor_volume_lanes_kernel(DGK_LANES_VOLUME_PARAMS) {
+  tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled>(A, drdx, material, q, rhs, K, ws);
+}
+template <int N, int WI, int MaxRegisters>
+__global__ void __launch_bounds__(256, kernels::nodal_tet::teams_per_sm(MaxRegisters, 256))
+    tensor_volume_lanes_capped_kernel(DGK_LANES_VOLUME_PARAMS) {
+  tensor_volume_lanes_body<N, WI, false, true, true>(A, drdx, material, q, rhs, K, ws);
+}
+#undef DGK_LANES_VOLUME_PARAMS
 #endif
 
 }  // namespace
@@ -432,7 +446,10 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
           constexpr int WI = decltype(wi)::value;
           if constexpr (WI <= 2) {
             constexpr bool P = decltype(paired)::value;
-            if (!shape.register_fields)
+            if (shape.max_registers != 0) {
+              if constexpr (Tuned::lanes_register_caps && !P)
+                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
+            } else if (!shape.register_fields)
               shape.unrolled ? go(tensor_volume_lanes_kernel<N, WI, P, false, true>)
                              : go(tensor_volume_lanes_kernel<N, WI, P, false, false>);
             else if constexpr (Tuned::lane_fields <= Tuned::max_lane_fields)

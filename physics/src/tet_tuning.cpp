@@ -160,9 +160,10 @@ struct Search {
   // tensor cores.
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     const bool stage = base.mode == LiftMode::FusedStage;
-    auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled) {
+    auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0) {
       NodalTuning t = base;
       MicroShape s;
+      s.max_registers = max_registers;
       s.elements = 4;
       s.inline_blocks = wi;
       s.sequential = ws;
@@ -186,6 +187,11 @@ struct Search {
             if ((wi == 1 && (ws == 1 || paired)) || (stage && paired)) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
+      // The volume with its fields in registers under a register cap, for more resident teams
+      // (compiled at the low orders; refused and skipped elsewhere).
+      if (!stage && s.register_fields)
+        for (int wi : {1, 2})
+          for (int ws : {1, 2, 4}) second.push_back(with(wi, ws, s.warps, false, true, true, 64));
     });
   }
 

@@ -141,6 +141,18 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.unrolled = fields >= 1;
     all.push_back(t);
   }
+  // The same with its fields in registers under a register cap (compiled at N <= 3 on the tensor
+  // cores): one or two row tiles per pass, a partly empty last team.
+  for (auto [wi, ws, warps] : {std::array{1, 1, 4}, std::array{2, 3, 3}}) {
+    nt::NodalTuning t = base;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, wi, ws, warps, 1);
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.register_fields = true;
+    t.volume_shape.unrolled = true;
+    t.volume_shape.max_registers = 64;
+    all.push_back(t);
+  }
   // The whole stage finished by the lanes (volume, gather, lift and update in one kernel): the
   // same fields in registers or scratch, one or two row tiles per pass, partly empty teams.
   for (auto [wi, ws, warps, fields] : {std::array{1, 1, 1, 2}, std::array{1, 3, 1, 0}, std::array{2, 2, 3, 2},
@@ -304,7 +316,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
-          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0;
+          ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
+          ran_lanes_capped = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -336,8 +349,10 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.max_registers != 0) ++ran_capped;
         if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
         if (t.lift_shape.batched_loads) ++ran_batched;
-        if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue)
+        if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
+          if (t.volume_shape.max_registers != 0) ++ran_lanes_capped;
+        }
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
@@ -378,6 +393,10 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       }
       if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
+      }
+      if (register_caps(backend, order) && tensor_cores(backend, precision)) {
+        EXPECT_GE(ran_lanes_capped, 2) << precision << " order " << order
+                                       << ": the lane-finished volume under its register cap did not run";
       }
       if (paired_tensor_cores(backend, precision)) {
         EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
@@ -421,6 +440,21 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
       << s.infeasible(t);
   t.lift_shape.inline_blocks = 2;
   t.lift_shape.max_registers = 72;  // compiled: 64
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  // The volume finished by the lanes is capped with its fields in registers, not in the fused stage.
+  t = {};
+  t.volume = nt::StageKernel::Tensor;
+  t.volume_shape.elements = 4;
+  t.volume_shape.lane_epilogue = true;
+  t.volume_shape.max_registers = 64;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t.volume_shape.register_fields = true;
+  t.volume_shape.unrolled = true;
+  t.mode = nt::LiftMode::FusedStage;
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);

@@ -589,10 +589,13 @@ class TetSolver final : public Simulation, public NodalTunable {
         !(t.volume_shape.rows == 1 || (t.volume_shape.rows == 2 && t.volume_shape.inline_blocks <= 2)))
       why = "volume: r_i = " + std::to_string(t.volume_shape.rows) + " with w_i = " +
             std::to_string(t.volume_shape.inline_blocks) + " (expected r_i = 1, or r_i = 2 with w_i <= 2)";
+    const bool volume_capped = t.volume == StageKernel::Micro ||
+                               (t.volume == StageKernel::Tensor && t.volume_shape.lane_epilogue);
     if (why.empty() && ((t.lift != StageKernel::Tensor && t.lift_shape.max_registers != 0) ||
-                        (t.volume != StageKernel::Micro && t.volume_shape.max_registers != 0)))
-      why = std::string(t.volume_shape.max_registers != 0 && t.volume != StageKernel::Micro ? "volume" : "lift") +
-            ": a register cap is compiled for the micro volume kernel and the tensor-core lift only";
+                        (!volume_capped && t.volume_shape.max_registers != 0)))
+      why = std::string(t.volume_shape.max_registers != 0 && !volume_capped ? "volume" : "lift") +
+            ": a register cap is compiled for the micro volume kernel, the tensor-core volume finished by the lanes "
+            "and the tensor-core lift only";
     if (why.empty() && ((t.lift_shape.batched_loads && t.lift != StageKernel::Tensor) ||
                         (t.volume_shape.batched_loads && t.volume != StageKernel::Tensor)))
       why = std::string(t.lift_shape.batched_loads && t.lift != StageKernel::Tensor ? "lift" : "volume") +

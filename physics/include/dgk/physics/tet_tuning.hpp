@@ -17,7 +17,9 @@
 //     (for the lift also under a register cap of 64 and with batched loads, capped or not:
 //     w_i = 1, 2 x 4, 8 warps);
 //     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
-//     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best;
+//     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best
+//     (with its fields in registers also w_i x w_s under a register cap of 64, compiled at
+//     N <= 3);
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
 //     (also the LSERK update), each with the micro and the tensor-core kernel;

@@ -98,22 +98,28 @@ template <int MB, bool Paired>
 struct TagTensorVolume {};
 template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false>
 struct TagTensorLift {};
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
 /// largest team (threads) its launch bounds allow: one warp for the micro volume kernel, eight
-/// for the tensor-core lift.
+/// for the tensor-core lift and the volume finished by the lanes.
 template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
 template <int MB, bool Paired, int MaxRegisters, bool Batched>
 struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, MaxRegisters> {};
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
+struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
+    : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
 template <int MB, bool Paired, int MaxRegisters, bool Batched>
 struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, 256> {};
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
+struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
+    : std::integral_constant<int, 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
@@ -348,9 +354,9 @@ struct TunedKernels {
   // same (element, field, node); it adds it to the volume term into the warp's scratch, and the
   // warp then applies the update (res = a res + dt rhs, q_out = q + b res) in memory order, 32
   // consecutive values at a time. rhs never reaches memory.
-  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage>,
-                                         const Member& m) const {
+  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
+  KOKKOS_INLINE_FUNCTION void operator()(
+      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>, const Member& m) const {
     static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
       constexpr int NB = lane_tiles, MB = 3 * WI;
@@ -587,17 +593,29 @@ struct TunedKernels {
                 sc[static_cast<std::size_t>(col + 1) * ldc + row] = c1;
               });
           m.team_barrier();
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, E * nf * np), [&](const int x) {
-            const int col = x / np, i = x % np, e = g0 + col / nf;
-            if (e >= end) return;
-            const Real v = sc[static_cast<std::size_t>(col) * ldc + i];
-            if constexpr (Batched)
-              lift_epilogue<1>([](int) { return true; },
-                               [&](int) { return (static_cast<std::size_t>(e) * nf + col % nf) * np + i; },
-                               [&](int) { return v; });
-            else
-              lift_epilogue(e, col % nf, i, v);
-          });
+          if constexpr (Batched && nf * np % 2 == 0) {
+            // The group's values are one contiguous run of the fields, (g0 nf + col) np + i for
+            // x = col np + i, starting at a multiple of two values: two at a time, each field's
+            // two values in one load.
+            const int total = ((end - g0 < E ? end - g0 : E) * nf) * np;
+            const std::size_t base = static_cast<std::size_t>(g0) * nf * np;
+            auto product = [&](int x) { return sc[static_cast<std::size_t>(x / np) * ldc + x % np]; };
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
+              lift_epilogue_pair(base + 2 * t, product(2 * t), product(2 * t + 1));
+            });
+          } else {
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, E * nf * np), [&](const int x) {
+              const int col = x / np, i = x % np, e = g0 + col / nf;
+              if (e >= end) return;
+              const Real v = sc[static_cast<std::size_t>(col) * ldc + i];
+              if constexpr (Batched)
+                lift_epilogue<1>([](int) { return true; },
+                                 [&](int) { return (static_cast<std::size_t>(e) * nf + col % nf) * np + i; },
+                                 [&](int) { return v; });
+              else
+                lift_epilogue(e, col % nf, i, v);
+            });
+          }
         } else {
           // Each lane's two values of every 8 x 8 tile, where they land.
           warp_products<MB, Paired>(
@@ -897,14 +915,26 @@ struct TunedKernels {
         also() << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
       if (shape.lane_epilogue && lift)
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
-      if (shape.max_registers != 0 &&
-          (!lift || shape.max_registers != tensor_lift_cap || shape.inline_blocks > 2 ||
-           (shape.paired_tiles && shape.inline_blocks > 1) || shape.warps > 8))
+      const bool stage = mode == LiftMode::FusedStage && !lift;
+      if (shape.max_registers != 0 && !lift && shape.lane_epilogue) {
+        if (!lanes_register_caps || stage || shape.max_registers != tensor_lanes_cap || !shape.register_fields ||
+            shape.inline_blocks > 2 || shape.paired_tiles || shape.warps > 8)
+          also() << "a register cap is compiled for the volume finished by the lanes at N <= " << lanes_cap_orders
+                 << " with its fields in registers, w_i <= 2 unpaired row tiles and at most 8 warps, not in the "
+                    "fused stage: "
+                 << tensor_lanes_cap << " registers (asked: " << shape.max_registers << " at N = " << N
+                 << " with w_i = " << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", "
+                 << shape.warps << " warps" << (shape.register_fields ? "" : ", fields in scratch")
+                 << (stage ? ", the fused stage)" : ")");
+      } else if (shape.max_registers != 0 &&
+                 (!lift || shape.max_registers != tensor_lift_cap || shape.inline_blocks > 2 ||
+                  (shape.paired_tiles && shape.inline_blocks > 1) || shape.warps > 8)) {
         also() << "a register cap is compiled for the tensor-core lift with w_i <= 2 unpaired row tiles and at "
                   "most 8 warps: "
                << tensor_lift_cap << " registers (asked: " << shape.max_registers << " with w_i = "
                << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
                << (lift ? ")" : ", a volume kernel)");
+      }
       if (shape.batched_loads && (!lift || (shape.paired_tiles && shape.inline_blocks > 1)))
         also() << "batched loads (loads=batched) are compiled for the tensor-core lift with unpaired row tiles"
                << (lift ? "" : " (asked for a volume kernel)");
@@ -915,7 +945,6 @@ struct TunedKernels {
       if ((shape.register_fields || shape.unrolled) && !shape.lane_epilogue)
         also() << "fields in registers (fields=registers) and unrolled k-steps (unrolled) are for the volume "
                   "finished by the lanes (epilogue=lane)";
-      const bool stage = mode == LiftMode::FusedStage && !lift;
       if (stage && !shape.lane_epilogue)
         also() << "the fused stage is the volume finished by the lanes (epilogue=lane) with the gather, lift and update";
       if (stage && shape.paired_tiles)
@@ -955,6 +984,13 @@ struct TunedKernels {
   /// The register cap compiled for the tensor-core lift (teams of up to eight warps: four such
   /// teams per SM instead of three at its 74-80 registers).
   static constexpr int tensor_lift_cap = 64;
+  /// The register cap compiled for the volume finished by the lanes with its fields in registers
+  /// (teams of up to eight warps), at the orders where its uncapped kernel needs a little more
+  /// (N <= lanes_cap_orders): at N = 1, 72 registers hold seven teams of four warps per SM, 64
+  /// hold eight (docs/PERFORMANCE.md, "What Kokkos costs").
+  static constexpr int tensor_lanes_cap = 64;
+  static constexpr int lanes_cap_orders = 3;
+  static constexpr bool lanes_register_caps = tensor_cores && N <= lanes_cap_orders;
 
   /// The compiled (w_i, r_i) pairs of the micro volume kernel, and its register caps, as f(tag).
   /// Public for the plain CUDA port of the benchmark program, which launches the same kernels.
@@ -1054,6 +1090,24 @@ struct TunedKernels {
     for (int u = 0; u < U; ++u)
       if (live(u)) epilogue_store(at(u), in[u]);
   }
+  // The epilogue of the two values at field values at and at + 1 (at even, so the pair is aligned
+  // to its size), with lifted fluxes v0 and v1: each field's pair in one load and one store.
+  struct alignas(2 * sizeof(Real)) RealPair {
+    Real x, y;
+  };
+  KOKKOS_INLINE_FUNCTION void lift_epilogue_pair(std::size_t at, Real v0, Real v1) const {
+    auto load = [&](const Real* p) { return *reinterpret_cast<const RealPair*>(p + at); };
+    auto store = [&](Real* p, const RealPair& v) { *reinterpret_cast<RealPair*>(p + at) = v; };
+    const RealPair h = load(rhs.data());
+    if (mode == LiftMode::FusedUpdate) {
+      const RealPair r = load(res.data()), u = load(q.data());
+      const RealPair s{a * r.x + dt * (h.x + v0), a * r.y + dt * (h.y + v1)};
+      store(res.data(), s);
+      store(q_out.data(), RealPair{u.x + b * s.x, u.y + b * s.y});
+    } else {
+      store(rhs.data(), RealPair{h.x + v0, h.y + v1});
+    }
+  }
   // The epilogue of one value, value by value: res and rhs, the store to res, then q.
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
     if (mode == LiftMode::FusedUpdate) {
@@ -1138,7 +1192,13 @@ struct TunedKernels {
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
-      if (s.register_fields)
+      if (s.max_registers != 0) {
+        DGK_THROW_IF(St || P || !s.register_fields || s.max_registers != tensor_lanes_cap || !lanes_register_caps,
+                     "nodal_tet::TunedKernels: a register cap for the volume finished by the lanes is compiled at N <= "
+                         << lanes_cap_orders << " for fields in registers, unpaired row tiles, not the fused stage: "
+                         << tensor_lanes_cap << " registers (asked: " << s.max_registers << " at N = " << N << ")");
+        if constexpr (lanes_register_caps && !St && !P) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
+      } else if (s.register_fields)
         f(TagTensorVolumeLanes<WI, P, true, true, St>{});
       else if (s.unrolled)
         f(TagTensorVolumeLanes<WI, P, false, true, St>{});
