@@ -917,15 +917,8 @@ struct TunedKernels {
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
       const bool stage = mode == LiftMode::FusedStage && !lift;
       if (shape.max_registers != 0 && !lift && shape.lane_epilogue) {
-        if (!lanes_register_caps || stage || shape.max_registers != tensor_lanes_cap || !shape.register_fields ||
-            shape.inline_blocks > 2 || shape.paired_tiles || shape.warps > 8)
-          also() << "a register cap is compiled for the volume finished by the lanes at N <= " << lanes_cap_orders
-                 << " with its fields in registers, w_i <= 2 unpaired row tiles and at most 8 warps, not in the "
-                    "fused stage: "
-                 << tensor_lanes_cap << " registers (asked: " << shape.max_registers << " at N = " << N
-                 << " with w_i = " << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", "
-                 << shape.warps << " warps" << (shape.register_fields ? "" : ", fields in scratch")
-                 << (stage ? ", the fused stage)" : ")");
+        const std::string why = lanes_cap_refusal(shape, stage);
+        if (!why.empty()) also() << why;
       } else if (shape.max_registers != 0 &&
                  (!lift || shape.max_registers != tensor_lift_cap || shape.inline_blocks > 2 ||
                   (shape.paired_tiles && shape.inline_blocks > 1) || shape.warps > 8)) {
@@ -991,6 +984,21 @@ struct TunedKernels {
   static constexpr int tensor_lanes_cap = 64;
   static constexpr int lanes_cap_orders = 3;
   static constexpr bool lanes_register_caps = tensor_cores && N <= lanes_cap_orders;
+  /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
+  /// shape's register cap (empty if it can).
+  static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
+    if (lanes_register_caps && !stage && s.max_registers == tensor_lanes_cap && s.register_fields &&
+        s.inline_blocks <= 2 && !s.paired_tiles && s.warps <= 8)
+      return {};
+    std::ostringstream o;
+    o << "a register cap is compiled for the volume finished by the lanes at N <= " << lanes_cap_orders
+      << " on the tensor cores, with its fields in registers, w_i <= 2 unpaired row tiles and at most 8 warps, not "
+         "in the fused stage: "
+      << tensor_lanes_cap << " registers (asked: " << s.max_registers << " at N = " << N << " with w_i = "
+      << s.inline_blocks << (s.paired_tiles ? " paired" : "") << ", " << s.warps << " warps"
+      << (s.register_fields ? "" : ", fields in scratch") << (stage ? ", the fused stage)" : ")");
+    return o.str();
+  }
 
   /// The compiled (w_i, r_i) pairs of the micro volume kernel, and its register caps, as f(tag).
   /// Public for the plain CUDA port of the benchmark program, which launches the same kernels.
@@ -1193,10 +1201,8 @@ struct TunedKernels {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
       if (s.max_registers != 0) {
-        DGK_THROW_IF(St || P || !s.register_fields || s.max_registers != tensor_lanes_cap || !lanes_register_caps,
-                     "nodal_tet::TunedKernels: a register cap for the volume finished by the lanes is compiled at N <= "
-                         << lanes_cap_orders << " for fields in registers, unpaired row tiles, not the fused stage: "
-                         << tensor_lanes_cap << " registers (asked: " << s.max_registers << " at N = " << N << ")");
+        const std::string why = lanes_cap_refusal(s, St);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
         if constexpr (lanes_register_caps && !St && !P) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
       } else if (s.register_fields)
         f(TagTensorVolumeLanes<WI, P, true, true, St>{});
