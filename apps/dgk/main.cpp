@@ -438,6 +438,11 @@ int run_tune(const CommonOptions& c, const std::string& orders_text, long elemen
     row.set("stage_seconds", r->stage_seconds);
     row.set("thread_stage_seconds", r->baseline_seconds);
     row.set("timings", static_cast<int>(r->trials.size()));
+    // Stages refused because they did not compute the straightforward kernels' stage.
+    std::string refused;
+    for (const auto& t : r->rejected) refused += (refused.empty() ? "" : "; ") + dgk::physics::to_string(t.tuning);
+    row.set("refused_stages", static_cast<int>(r->rejected.size()));
+    if (!refused.empty()) row.set("refused", refused);
     rep.add_row("orders", row);
   }
   std::cout << std::setw(3) << "N" << std::setw(12) << "thread ms" << std::setw(12) << "tuned ms" << std::setw(10)

@@ -92,7 +92,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
                (m.lane_epilogue ? " epilogue=lane" : std::string()) +
                (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string())) +
-               (m.batched_loads ? " loads=batched" : std::string());
+               (m.batched_loads ? " loads=batched" : std::string()) +
+               (m.async_copies ? " loads=async" : std::string());
     }
     return std::string();
   };

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -49,12 +50,24 @@ struct Search {
   std::ostream* log;
   std::vector<TuningTrial>& trials;
 
-  // Times `part` of each candidate that can run; returns them sorted fastest first.
+  std::vector<TuningTrial>& rejected;
+
+  // Times `part` of each candidate that can run; returns them sorted fastest first. A whole
+  // stage is first checked against the straightforward kernels' (refused if it differs).
   std::vector<TuningTrial> time_all(const std::vector<NodalTuning>& candidates, TunedPart part, const std::string& name) {
     std::vector<TuningTrial> timed;
     for (const auto& c : candidates) {
       if (!solver.infeasible(c).empty()) continue;
       solver.set_tuning(c);
+      if (part == TunedPart::Stage) {
+        const double deviation = solver.stage_deviation();
+        if (!(deviation <= 1.0)) {
+          rejected.push_back({name, c, deviation});
+          std::cerr << "dgk tune: refused " << to_string(c) << ": its RK stage differs from the straightforward "
+                    << "kernels' by " << deviation << " times the rounding allowance\n";
+          continue;
+        }
+      }
       timed.push_back({name, c, solver.time_part(part, reps)});
       trials.push_back(timed.back());
     }
@@ -111,7 +124,7 @@ struct Search {
   // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
   std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
     auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false,
-                    int max_registers = 0, bool batched = false) {
+                    int max_registers = 0, bool batched = false, bool async = false) {
       NodalTuning t = base;
       MicroShape s;
       s.elements = k;
@@ -123,6 +136,7 @@ struct Search {
       s.paired_tiles = paired;
       s.max_registers = max_registers;
       s.batched_loads = batched;
+      s.async_copies = async;
       (volume ? t.volume_shape : t.lift_shape) = s;
       (volume ? t.volume : t.lift) = StageKernel::Tensor;
       return t;
@@ -143,14 +157,17 @@ struct Search {
               second.push_back(with(s.elements, wi, ws, warps, s.passes, s.staged_product, paired));
             }
       // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps),
-      // and with batched loads (more loads in flight per thread, more registers), capped or not.
+      // with batched loads (more loads in flight per thread, more registers), capped or not, and
+      // with asynchronous copies of the epilogue's operands (its product through scratch).
       if (!volume)
         for (int wi : {1, 2})
           for (int warps : {4, 8})
-            for (int cap : {0, 64})
+            for (int cap : {0, 64}) {
               for (bool batched : {false, true})
                 if (cap != 0 || batched)
                   second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, cap, batched));
+              second.push_back(with(s.elements, wi, 1, warps, 1, true, false, cap, false, true));
+            }
     });
   }
 
@@ -206,7 +223,7 @@ struct Search {
 TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostream* log) {
   TuningResult result;
   result.elements = elements;
-  Search search{solver, reps, log, result.trials};
+  Search search{solver, reps, log, result.trials, result.rejected};
   const NodalTuning baseline{};  // thread volume, split thread lift
 
   // 1. Volume.
@@ -304,7 +321,10 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     *log << "  stage: " << std::setprecision(4) << result.stage_seconds * 1e3 << " ms tuned, "
          << result.baseline_seconds * 1e3 << " ms thread kernels ("
          << std::setprecision(2) << result.baseline_seconds / result.stage_seconds << "x), "
-         << result.trials.size() << " timings\n";
+         << result.trials.size() << " timings"
+         << (result.rejected.empty() ? std::string()
+                                     : ", " + std::to_string(result.rejected.size()) + " stages refused (wrong result)")
+         << "\n";
     log->unsetf(std::ios::floatfield);
   }
   return result;
@@ -350,6 +370,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"unrolled", s.unrolled},
           {"max_registers", s.max_registers},
           {"batched_loads", s.batched_loads},
+          {"async_copies", s.async_copies},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -384,6 +405,7 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.unrolled = j.value("unrolled", false);
   s.max_registers = j.value("max_registers", 0);
   s.batched_loads = j.value("batched_loads", false);
+  s.async_copies = j.value("async_copies", false);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

@@ -206,6 +206,20 @@ std::vector<nt::NodalTuning> variants() {
       t.mode = mode;
       all.push_back(t);
     }
+  // The tensor-core lift with asynchronous copies, in each mode, capped or not (partial groups,
+  // a second group in sequence; one element per group, whose scratch fits at every order).
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
+    for (auto [k, wi, ws, warps, cap] : {std::array{3, 2, 2, 4, 0}, std::array{1, 1, 2, 8, 64},
+                                         std::array{5, 1, 1, 2, 0}, std::array{1, 2, 1, 4, 0}}) {
+      nt::NodalTuning t = base;
+      t.lift = nt::StageKernel::Tensor;
+      t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
+      t.lift_shape.staged_product = true;
+      t.lift_shape.max_registers = cap;
+      t.lift_shape.async_copies = true;
+      t.mode = mode;
+      all.push_back(t);
+    }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -260,16 +274,17 @@ struct Stepped {
   double dt = 0;
 };
 
-/// One LSERK step of maxwell3d from a smooth state with all fields nonzero.
+/// A smooth state with all fields nonzero.
+void test_fields(double x, double y, double z, double, double* out) {
+  for (int c = 0; c < 6; ++c) out[c] = std::sin(1.3 * x + 0.7 * c) * std::cos(0.9 * y - 0.4 * c) + 0.3 * z * c;
+}
+
+/// One LSERK step of maxwell3d from test_fields.
 Stepped step_once(Backend backend, const std::string& precision, int order, const physics::TetKernels& k,
                   const mesh::TetMesh& mesh, const nt::NodalTuning* tuning) {
   auto sim = physics::make_tet_solver("maxwell3d", backend, precision, order, k, mesh, std::vector<int>(8, 0));
   if (tuning) dynamic_cast<NodalTunable&>(*sim).set_tuning(*tuning);
-  sim->set_fields(
-      [](double x, double y, double z, double, double* out) {
-        for (int c = 0; c < 6; ++c) out[c] = std::sin(1.3 * x + 0.7 * c) * std::cos(0.9 * y - 0.4 * c) + 0.3 * z * c;
-      },
-      0.0);
+  sim->set_fields(test_fields, 0.0);
   Stepped s;
   s.dt = sim->max_dt(0.5);
   sim->step(s.dt);
@@ -317,7 +332,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
-          ran_lanes_capped = 0;
+          ran_lanes_capped = 0, ran_async = 0;
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
                                               std::vector<int>(8, 0));
@@ -349,6 +364,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.max_registers != 0) ++ran_capped;
         if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
         if (t.lift_shape.batched_loads) ++ran_batched;
+        if (t.lift_shape.async_copies) ++ran_async;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
           if (t.volume_shape.max_registers != 0) ++ran_lanes_capped;
@@ -358,6 +374,11 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         double diff = 0;
         for (std::size_t i = 0; i < got.q.size(); ++i) diff = std::max(diff, std::abs(got.q[i] - ref.q[i]));
         EXPECT_LE(diff, tol) << precision << " order " << order << ": " << physics::to_string(t);
+        // The tuner's own check passes it too (from the same fields as the step).
+        probe->set_fields(test_fields, 0.0);
+        auto& tunable = dynamic_cast<NodalTunable&>(*probe);
+        tunable.set_tuning(t);
+        EXPECT_LE(tunable.stage_deviation(), 1.0) << precision << " order " << order << ": " << physics::to_string(t);
       }
       // The smallest shapes (one element per microblock and team, fields staged) fit every
       // backend, so every kind runs at every order.
@@ -390,6 +411,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";
+        EXPECT_GE(ran_async, 6) << precision << " order " << order
+                                << ": the lift with asynchronous copies did not run in each mode";
       }
       if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
@@ -470,6 +493,24 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "batched loads" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
+  // Asynchronous copies: the tensor-core lift's only, with its product through scratch.
+  t = {};
+  t.lift = nt::StageKernel::Micro;
+  t.lift_shape.async_copies = true;
+  EXPECT_NE(s.infeasible(t).find("asynchronous copies"), std::string::npos) << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.async_copies = true;  // the product where it lands
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "asynchronous copies"
+                                                                                 : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t.lift_shape.staged_product = true;
+  t.lift_shape.batched_loads = true;  // the epilogue reads scratch
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "asynchronous copies"
+                                                                                 : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
   EXPECT_NE(s.infeasible(t).find("fused modes"), std::string::npos);
@@ -539,6 +580,7 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   tuned.family = TetKernelFamily::Tuned;
   const auto mesh = test_box();
   auto sim = physics::make_tet_solver("maxwell3d", backend, "double", 3, tuned, mesh, std::vector<int>(8, 0));
+  sim->set_fields(test_fields, 0.0);
   auto& s = dynamic_cast<NodalTunable&>(*sim);
   const auto r = physics::tune_nodal(s, mesh.num_elements(), 3);
   EXPECT_TRUE(s.infeasible(r.choice).empty());
@@ -556,6 +598,13 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
     if (t.part == "stage") {
       EXPECT_LE(r.stage_seconds, t.seconds);
     }
+  // Every stage it checked computed the straightforward kernels' stage, and the check leaves the
+  // state as it was.
+  EXPECT_TRUE(r.rejected.empty()) << physics::to_string(r.rejected.front().tuning) << ": "
+                                  << r.rejected.front().seconds;
+  const auto before = sim->host_fields();
+  EXPECT_LE(s.stage_deviation(), 1.0);
+  EXPECT_EQ(sim->host_fields(), before);
 
   TempCache tmp("tuning-cache");
   const physics::TuningCache cache(tmp.path);
@@ -585,6 +634,54 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   }
   { std::ofstream(tmp.path) << "not json"; }
   EXPECT_THROW((void)cache.find(key), Error);
+}
+
+/// A solver whose fused-update stages compute something else (as a kernel miscompiled for a
+/// device would): the tuner must refuse them.
+class WrongFusedUpdate : public NodalTunable {
+ public:
+  explicit WrongFusedUpdate(NodalTunable& inner) : m_inner(inner) {}
+  std::string infeasible(const nt::NodalTuning& t) const override { return m_inner.infeasible(t); }
+  void set_tuning(const nt::NodalTuning& t) override {
+    m_mode = t.mode;
+    m_inner.set_tuning(t);
+  }
+  double time_part(physics::TunedPart part, int reps) override {
+    // The wrong stages are the fastest, so that only the check keeps them out.
+    const double t = m_inner.time_part(part, reps);
+    return m_mode == nt::LiftMode::FusedUpdate ? t * 1e-3 : t;
+  }
+  double stage_deviation() override {
+    const double d = m_inner.stage_deviation();
+    return m_mode == nt::LiftMode::FusedUpdate ? 1e6 : d;
+  }
+  int nodes_per_element() const override { return m_inner.nodes_per_element(); }
+  bool host_kernels() const override { return m_inner.host_kernels(); }
+  std::string device() const override { return m_inner.device(); }
+
+ private:
+  NodalTunable& m_inner;
+  nt::LiftMode m_mode = nt::LiftMode::Split;
+};
+
+TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  physics::TetKernels tuned;
+  tuned.family = TetKernelFamily::Tuned;
+  const auto mesh = test_box();
+  auto sim = physics::make_tet_solver("maxwell3d", BackendOf<Space>::value, "double", 2, tuned, mesh,
+                                      std::vector<int>(8, 0));
+  sim->set_fields(test_fields, 0.0);
+  WrongFusedUpdate wrong(dynamic_cast<NodalTunable&>(*sim));
+  const auto r = physics::tune_nodal(wrong, mesh.num_elements(), 1);
+  EXPECT_NE(r.choice.mode, nt::LiftMode::FusedUpdate) << physics::to_string(r.choice);
+  ASSERT_FALSE(r.rejected.empty());
+  for (const auto& t : r.rejected) {
+    EXPECT_EQ(t.tuning.mode, nt::LiftMode::FusedUpdate) << physics::to_string(t.tuning);
+    EXPECT_GT(t.seconds, 1.0);
+  }
+  for (const auto& t : r.trials) EXPECT_FALSE(t.part == "stage" && t.tuning.mode == nt::LiftMode::FusedUpdate);
 }
 
 TYPED_TEST(TunedKernels, CaseTunesOnFirstUseThenUsesTheCache) {

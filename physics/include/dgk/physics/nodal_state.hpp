@@ -99,6 +99,28 @@ std::optional<NonFinite> find_non_finite(const ExecutionSpace& space, const View
   return bad;
 }
 
+/// The largest |a - b| over the first `owned` elements of a and b (same extents), on every rank;
+/// with b empty (extent 0), the largest |a|.
+template <class ExecutionSpace, class View>
+double max_abs_difference(const ExecutionSpace& space, const View& a, const View& b, long long owned,
+                          const Distribution* d) {
+  const long long row = static_cast<long long>(a.extent(1)) * a.extent(2), np = a.extent(2);
+  const bool minus = b.extent(0) > 0;
+  double largest = 0.0;
+  Kokkos::parallel_reduce(
+      "dgk::state::max_abs_difference", Kokkos::RangePolicy<ExecutionSpace>(space, 0, owned * row),
+      KOKKOS_LAMBDA(const long long i, double& m) {
+        const long long e = i / row;
+        const int f = static_cast<int>(i % row / np), k = static_cast<int>(i % np);
+        const double x = static_cast<double>(a(e, f, k)) - (minus ? static_cast<double>(b(e, f, k)) : 0.0);
+        const double ax = x < 0 ? -x : x;
+        if (ax > m) m = ax;
+      },
+      Kokkos::Max<double>(largest));
+  space.fence();
+  return comm_of(d).max(largest);
+}
+
 /// The first `owned` elements of q on the host, in double: [element][field][node].
 template <class View>
 std::vector<double> owned_values(const View& q, long long owned) {

@@ -600,6 +600,10 @@ class TetSolver final : public Simulation, public NodalTunable {
                         (t.volume_shape.batched_loads && t.volume != StageKernel::Tensor)))
       why = std::string(t.lift_shape.batched_loads && t.lift != StageKernel::Tensor ? "lift" : "volume") +
             ": batched loads are compiled for the tensor-core lift only";
+    if (why.empty() && ((t.lift_shape.async_copies && t.lift != StageKernel::Tensor) ||
+                        (t.volume_shape.async_copies && t.volume != StageKernel::Tensor)))
+      why = std::string(t.lift_shape.async_copies && t.lift != StageKernel::Tensor ? "lift" : "volume") +
+            ": asynchronous copies are compiled for the tensor-core lift only";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
     if (why.empty() && (t.lift == StageKernel::Micro ||
@@ -666,6 +670,43 @@ class TetSolver final : public Simulation, public NodalTunable {
       case TunedPart::Stage: break;
     }
     return measure([&] { stage(1.0, 0.0, 0.0); });
+  }
+  /// One stage (a = 0, b = 1, dt at CFL 0.5: q + dt rhs) with the current kernels and with the
+  /// straightforward ones from the same state; their largest difference over the rounding
+  /// allowance eps (16 max |q| + 10^4 (np + 4 nfp) max |dt rhs|): a sum of np + 4 nfp terms whose
+  /// magnitudes may exceed the result's by 10^3 (smooth fields on fine meshes), with a factor 10
+  /// to spare. A wrong kernel (an index, a race, a missing face) misses by orders of magnitude.
+  double stage_deviation() override {
+    const TetKernels mine = m_kernels;
+    const long long owned = m_mesh.num_elements;
+    auto copy = [&](const FieldView& v) {
+      FieldView c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "dgk::nodal_tet::stage_check"), v.extent(0),
+                  v.extent(1), v.extent(2));
+      Kokkos::deep_copy(m_space, c, v);
+      return c;
+    };
+    const FieldView q0 = copy(m_q), res0 = copy(m_res);
+    const double dt = max_dt(0.5);
+    auto run = [&](const TetKernels& k) {
+      if (k.family == TetKernelFamily::Tuned) set_tuning(k.tuning);
+      else m_kernels = k;
+      stage(0.0, 1.0, dt);
+      const FieldView out = copy(m_q);
+      Kokkos::deep_copy(m_space, m_q, q0);
+      Kokkos::deep_copy(m_space, m_res, res0);
+      return out;
+    };
+    TetKernels thread = mine;
+    thread.family = TetKernelFamily::Tuned;
+    thread.tuning = NodalTuning{};  // thread volume, split thread lift
+    const FieldView ref = run(thread), got = run(mine);
+    m_kernels = mine;
+    const double diff = nodal_state::max_abs_difference(m_space, got, ref, owned, m_dist.get());
+    const double change = nodal_state::max_abs_difference(m_space, ref, q0, owned, m_dist.get());
+    const double qmax = nodal_state::max_abs_difference(m_space, q0, FieldView(), owned, m_dist.get());
+    const double eps = std::numeric_limits<Real>::epsilon();
+    const double allowance = eps * (16 * qmax + 1e4 * (m_ref.np + 4 * m_ref.nfp) * change);
+    return diff == 0 ? 0.0 : diff / std::max(allowance, std::numeric_limits<double>::min());
   }
   int nodes_per_element() const override { return m_ref.np; }
   bool host_kernels() const override {

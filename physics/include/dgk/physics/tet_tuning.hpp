@@ -14,8 +14,8 @@
 //     tensor-core kernel: elements per group (x passes over the nodes for the volume, x the
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best
-//     (for the lift also under a register cap of 64 and with batched loads, capped or not:
-//     w_i = 1, 2 x 4, 8 warps);
+//     (for the lift also under a register cap of 64 and with batched loads, capped or not, and
+//     with asynchronous copies through scratch, capped or not: w_i = 1, 2 x 4, 8 warps);
 //     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
 //     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best
 //     (with its fields in registers also w_i x w_s under a register cap of 64, compiled at
@@ -29,6 +29,10 @@
 //  4. the whole RK stage for the best of each mode, with the best volume kernel, and the best
 //     fused stage: the fastest stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
+// Every stage timed in 3 and 4 is first checked against the straightforward kernels' stage from
+// the same state (NodalTunable::stage_deviation): one that does not compute it (a kernel wrong
+// on this device or compiler) is refused, reported on standard error and in the result, and
+// never chosen.
 #pragma once
 
 #include <iosfwd>
@@ -54,6 +58,11 @@ class NodalTunable {
   /// the lift alone; fused: the fused kernel, gather included), or one whole RK stage. Leaves
   /// the state valid (the update runs with a = 1, b = dt = 0). Collective in a distributed run.
   virtual double time_part(TunedPart part, int reps) = 0;
+  /// How far one RK stage of the current tuning lands from one of the straightforward (thread)
+  /// kernels from the same state, in units of the rounding the stage may make: at most 1 where
+  /// the tuning computes the same stage, far above where it does not. Leaves the state as it was.
+  /// Collective in a distributed run.
+  virtual double stage_deviation() = 0;
   /// Nodes per element, and whether the kernels run on the host (one thread per team).
   virtual int nodes_per_element() const = 0;
   virtual bool host_kernels() const = 0;
@@ -83,6 +92,9 @@ struct TuningResult {
   double baseline_seconds = 0;  ///< one RK stage with the straightforward (thread) kernels
   int elements = 0;             ///< of the mesh it was timed on
   std::vector<TuningTrial> trials;
+  /// Stages refused because they did not compute the straightforward kernels' stage (seconds:
+  /// their stage_deviation); none where every kernel is right.
+  std::vector<TuningTrial> rejected;
 };
 
 /// Times the candidates on `solver` and leaves it running the fastest. `log`, if given, gets one

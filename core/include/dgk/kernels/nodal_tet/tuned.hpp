@@ -61,6 +61,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -68,6 +69,7 @@
 #include <KokkosBatched_Gemm_Decl.hpp>
 #include <Kokkos_Core.hpp>
 
+#include "dgk/core/async_copy.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/shared_carveout.hpp"
 #include "dgk/core/tensor_core.hpp"
@@ -96,7 +98,7 @@ struct TagBatchedVolume {};
 struct TagBatchedLift {};
 template <int MB, bool Paired>
 struct TagTensorVolume {};
-template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false>
+template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0>
 struct TagTensorVolumeLanes {};
@@ -108,15 +110,16 @@ template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
-template <int MB, bool Paired, int MaxRegisters, bool Batched>
-struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, MaxRegisters> {};
+template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
+struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>>
+    : std::integral_constant<int, MaxRegisters> {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
 struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
-template <int MB, bool Paired, int MaxRegisters, bool Batched>
-struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched>> : std::integral_constant<int, 256> {};
+template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
+struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>> : std::integral_constant<int, 256> {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
 struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
     : std::integral_constant<int, 256> {};
@@ -546,23 +549,61 @@ struct TunedKernels {
   }
 
   // --- tensor-core lift (split, fused lift, fused update) ---------------------------------
-  template <int MB, bool Paired, int MaxRegisters, bool Batched>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters, Batched>, const Member& m) const {
+  //
+  // With Async (the product through scratch), each group starts with asynchronous copies of its
+  // rhs into the product's place in scratch and, in the fused-update mode, of its res and q into
+  // scratch after it (in the split mode the flux fragments too): they arrive while the team
+  // gathers and multiplies, the product is added to rhs where it lands, and the epilogue reads
+  // scratch only and writes memory.
+  template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>,
+                                         const Member& m) const {
     if constexpr (tensor_cores) {
       constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
       const int E = shape.elements, cols = nf * E, nt = (cols + 7) / 8;
       const int team_first = begin + m.league_rank() * E * shape.sequential;
-      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lift(shape)));
+      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lift(shape, mode)));
       if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_lift: team scratch smaller than requested");
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       // Fragment slot of the flux value at face node c, column col (element-major fields).
       auto slot = [&](int c, int col) { return ((c / 4) * nt + col / 8) * 32 + (col % 8) * 4 + c % 4; };
+      const int ldc = tensor_lift_ldc();
+      Real* sc = sb + kc * nt * 32;  // the product (staged_product or Async), column-major
+      // Async, fused update: the group's res and q in memory order, from a 16-byte boundary.
+      [[maybe_unused]] Real* sr = align_16(sc + static_cast<std::size_t>(nt) * 8 * ldc);
+      [[maybe_unused]] Real* sq = sr + even(E * nf * np);
       for (int s = 0; s < shape.sequential; ++s) {
         const int g0 = team_first + s * E;
         if (g0 >= end) break;
-        if (s > 0) m.team_barrier();  // the previous group's flux has been read
+        if (s > 0) m.team_barrier();  // the previous group's flux (and product) has been read
+        [[maybe_unused]] const int total = (end - g0 < E ? end - g0 : E) * nf * np;  // the group's values
+        [[maybe_unused]] const std::size_t base = static_cast<std::size_t>(g0) * nf * np;
+        if constexpr (Async) {
+          // First group of copies: the split mode's flux fragments and rhs (both needed by the
+          // products); second: res and q (needed by the epilogue).
+          if (mode == LiftMode::Split) stage_fragments<true>(m, flux, nc, kc, g0, E, sb);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const int x) {
+            async_copy<8>(sc + static_cast<std::size_t>(x / np) * ldc + x % np, rhs.data() + base + x);
+          });
+          async_commit();
+          if (mode == LiftMode::FusedUpdate) {
+            const bool wide = nf * np % 2 == 0 && aligned_16(res.data() + base) && aligned_16(q.data() + base);
+            if (wide) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
+                async_copy<16>(sr + 2 * t, res.data() + base + 2 * t);
+                async_copy<16>(sq + 2 * t, q.data() + base + 2 * t);
+              });
+            } else {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const int x) {
+                async_copy<8>(sr + x, res.data() + base + x);
+                async_copy<8>(sq + x, q.data() + base + x);
+              });
+            }
+          }
+          async_commit();
+        }
         if (mode == LiftMode::Split) {
-          stage_fragments(m, flux, nc, kc, g0, E, sb);
+          if constexpr (!Async) stage_fragments<false>(m, flux, nc, kc, g0, E, sb);
         } else {
           // The flux gather of the group's face nodes, straight into fragment order; the padding
           // columns are zero.
@@ -579,27 +620,58 @@ struct TunedKernels {
               if (le * nf + f < nt * 8) sb[slot(c, le * nf + f)] = out[f];
           });
         }
+        if constexpr (Async) async_wait<1>();  // the first group of copies has landed
         m.team_barrier();
-        if (shape.staged_product) {
-          // The product to scratch (column-major), then one thread per (element, field, node) in
-          // memory order.
-          Real* sc = sb + kc * nt * 32;
-          const int ldc = tensor_lift_ldc();
+        if (shape.staged_product || Async) {
+          // The product to scratch (column-major; with Async added to rhs there), then one thread
+          // per (element, field, node) in memory order.
           warp_products<MB, Paired>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int row = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
-                sc[static_cast<std::size_t>(col) * ldc + row] = c0;
-                sc[static_cast<std::size_t>(col + 1) * ldc + row] = c1;
+                Real* at = sc + static_cast<std::size_t>(col) * ldc + row;
+                if constexpr (Async) {
+                  at[0] += c0;
+                  at[ldc] += c1;
+                } else {
+                  at[0] = c0;
+                  at[ldc] = c1;
+                }
               });
+          if constexpr (Async) async_wait<0>();
           m.team_barrier();
-          if constexpr (Batched && nf * np % 2 == 0) {
-            // The group's values are one contiguous run of the fields, (g0 nf + col) np + i for
-            // x = col np + i, starting at a multiple of two values: two at a time, each field's
-            // two values in one load.
-            const int total = ((end - g0 < E ? end - g0 : E) * nf) * np;
-            const std::size_t base = static_cast<std::size_t>(g0) * nf * np;
-            auto product = [&](int x) { return sc[static_cast<std::size_t>(x / np) * ldc + x % np]; };
+          // The group's values are one contiguous run of the fields, (g0 nf + col) np + i for
+          // x = col np + i, starting at a multiple of nf np values.
+          auto product = [&](int x) { return sc[static_cast<std::size_t>(x / np) * ldc + x % np]; };
+          if constexpr (Async) {
+            // rhs + LIFT flux in scratch; res and q too in the fused update. Two values at a time
+            // where the fields' runs are even, as 16-byte stores.
+            if constexpr (nf * np % 2 == 0) {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
+                const int x = 2 * t;
+                const RealPair h{product(x), product(x + 1)};
+                if (mode == LiftMode::FusedUpdate) {
+                  const RealPair r{a * sr[x] + dt * h.x, a * sr[x + 1] + dt * h.y};
+                  *reinterpret_cast<RealPair*>(res.data() + base + x) = r;
+                  *reinterpret_cast<RealPair*>(q_out.data() + base + x) = RealPair{sq[x] + b * r.x, sq[x + 1] + b * r.y};
+                } else {
+                  *reinterpret_cast<RealPair*>(rhs.data() + base + x) = h;
+                }
+              });
+            } else {
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const int x) {
+                const Real h = product(x);
+                if (mode == LiftMode::FusedUpdate) {
+                  const Real r = a * sr[x] + dt * h;
+                  res.data()[base + x] = r;
+                  q_out.data()[base + x] = sq[x] + b * r;
+                } else {
+                  rhs.data()[base + x] = h;
+                }
+              });
+            }
+          } else if constexpr (Batched && nf * np % 2 == 0) {
+            // Two values at a time, each field's two values in one load.
             Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
               lift_epilogue_pair(base + 2 * t, product(2 * t), product(2 * t + 1));
             });
@@ -811,7 +883,7 @@ struct TunedKernels {
       k.end = last;
       k.dispatch_tensor_lift(shape, [&](auto tag) {
         k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_lift", shape.elements * shape.sequential,
-                                         scratch_bytes_tensor_lift(shape), 32 * shape.warps);
+                                         scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
       });
     } else {
       (void)space;
@@ -859,10 +931,16 @@ struct TunedKernels {
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s) {
+  /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
+  /// group's rhs with async copies), and with async copies in the fused update the group's res and
+  /// q from a 16-byte boundary.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s, LiftMode mode) {
     const int nt = (nf * s.elements + 7) / 8;
+    const bool product = s.staged_product || s.async_copies;
+    const bool fields = s.async_copies && mode == LiftMode::FusedUpdate;
     return scratch_bytes(static_cast<std::size_t>(nc / 4) * nt * 32 +
-                         (s.staged_product ? static_cast<std::size_t>(nt) * 8 * tensor_lift_ldc() : 0));
+                         (product ? static_cast<std::size_t>(nt) * 8 * tensor_lift_ldc() : 0) +
+                         (fields ? 2 * static_cast<std::size_t>(even(s.elements * nf * np)) + 16 / sizeof(Real) : 0));
   }
   /// Bytes of team scratch for `values` reals, as the scratch allocator counts them: it rounds
   /// every request up to its alignment, so a request of an odd number of floats must be padded
@@ -928,6 +1006,10 @@ struct TunedKernels {
                << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
                << (lift ? ")" : ", a volume kernel)");
       }
+      if (shape.async_copies && !lift)
+        also() << "asynchronous copies (loads=async) are compiled for the tensor-core lift (asked for a volume kernel)";
+      else if (const std::string why = async_lift_refusal(shape); !why.empty())
+        also() << why;
       if (shape.batched_loads && (!lift || (shape.paired_tiles && shape.inline_blocks > 1)))
         also() << "batched loads (loads=batched) are compiled for the tensor-core lift with unpaired row tiles"
                << (lift ? "" : " (asked for a volume kernel)");
@@ -949,7 +1031,7 @@ struct TunedKernels {
       std::string why;
       if (lift)
         dispatch_tensor_lift(shape, [&](auto tag) {
-          why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape), 32 * shape.warps);
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
         dispatch_tensor_lanes(shape, stage, [&](auto tag) {
@@ -984,6 +1066,23 @@ struct TunedKernels {
   static constexpr int tensor_lanes_cap = 64;
   static constexpr int lanes_cap_orders = 3;
   static constexpr bool lanes_register_caps = tensor_cores && N <= lanes_cap_orders;
+  /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
+  /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
+  /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
+  static std::string async_lift_refusal(const MicroShape& s) {
+    if (!s.async_copies ||
+        (s.staged_product && s.inline_blocks <= 2 && !s.paired_tiles && !s.batched_loads &&
+         (s.max_registers == 0 || (s.max_registers == tensor_lift_cap && s.warps <= 8))))
+      return {};
+    std::ostringstream o;
+    o << "asynchronous copies (loads=async) are compiled for the tensor-core lift with its product through scratch "
+         "(product=scratch), w_i <= 2 unpaired row tiles, without batched loads, uncapped or capped at "
+      << tensor_lift_cap << " registers with at most 8 warps (asked: "
+      << (s.staged_product ? "product=scratch" : "the product where it lands") << ", w_i = " << s.inline_blocks
+      << (s.paired_tiles ? " paired" : "") << (s.batched_loads ? ", loads=batched" : "")
+      << ", cap " << s.max_registers << ", " << s.warps << " warps)";
+    return o.str();
+  }
   /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
   /// shape's register cap (empty if it can).
   static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
@@ -1050,15 +1149,31 @@ struct TunedKernels {
   // scratch: 4 x 8 fragment (ks, t) of `steps` x ceil(nf count / 8) at dst + (ks nt + t) 32, lane l
   // holding row 4 ks + l % 4 (node or face node) of column 8 t + l / 4 (element-major fields);
   // zero past the rows, the columns and the last element.
+  // With Async, the values are copied asynchronously (async_copy; the zeros are stored).
+  template <bool Async = false>
   KOKKOS_INLINE_FUNCTION void stage_fragments(const Member& m, const Fields<Real, Mem>& v, int width, int steps,
                                               int g0, int count, Real* dst) const {
     const int cols = nf * count, nt = (cols + 7) / 8;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, steps * nt * 32), [&](const int x) {
       const int l = x % 32, tile = x / 32, t = tile % nt, ks = tile / nt;
       const int col = t * 8 + l / 4, row = ks * 4 + l % 4, e = g0 + col / nf;
-      dst[x] = (col < cols && row < width && e < end) ? v(e, col % nf, row) : Real(0);
+      const bool inside = col < cols && row < width && e < end;
+      if constexpr (Async) {
+        if (inside)
+          async_copy<sizeof(Real)>(dst + x, &v(e, col % nf, row));
+        else
+          dst[x] = Real(0);
+      } else {
+        dst[x] = inside ? v(e, col % nf, row) : Real(0);
+      }
     });
   }
+  /// n rounded up to an even number; p rounded up to a 16-byte boundary; whether p is on one.
+  KOKKOS_INLINE_FUNCTION static int even(int n) { return n + n % 2; }
+  KOKKOS_INLINE_FUNCTION static Real* align_16(Real* p) {
+    return reinterpret_cast<Real*>((reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16);
+  }
+  KOKKOS_INLINE_FUNCTION static bool aligned_16(const Real* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
   // What a lift kernel does with the lifted flux v at the field value `at` ((e nf + f) np + i):
   // add it to rhs, or in the fused-update mode apply the LSERK update with it. Split in two so
@@ -1230,6 +1345,16 @@ struct TunedKernels {
       constexpr bool P = decltype(paired)::value;
       DGK_THROW_IF(s.batched_loads && P, "nodal_tet::TunedKernels: batched loads in the tensor-core lift take "
                                          "unpaired row tiles");
+      if (s.async_copies) {
+        DGK_THROW_IF(!async_lift_refusal(s).empty(), "nodal_tet::TunedKernels: " << async_lift_refusal(s));
+        if constexpr (WI <= 2 && !P) {
+          if (s.max_registers == 0)
+            f(TagTensorLift<WI, false, 0, false, true>{});
+          else
+            f(TagTensorLift<WI, false, tensor_lift_cap, false, true>{});
+        }
+        return;
+      }
       if (s.max_registers == 0) {
         if (!s.batched_loads)
           f(TagTensorLift<WI, P>{});

@@ -42,6 +42,10 @@ struct MicroShape {
   /// values of a tile, where the product lands) before it stores any, rather than value by
   /// value with q after the store to res: more loads in flight per thread, more registers
   bool batched_loads = false;
+  /// tensor-core lift, product through scratch: each group starts with asynchronous copies of its
+  /// rhs (and res, q in the fused update) into team scratch (cp.async, compute capability 8.0),
+  /// which land while the team gathers and multiplies; the epilogue then reads scratch only
+  bool async_copies = false;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };

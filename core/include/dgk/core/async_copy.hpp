@@ -1,0 +1,55 @@
+// Asynchronous copies from global memory into team scratch (NVIDIA compute capability 8.0 and
+// newer: PTX cp.async). A thread issues a copy and goes on; the value lands in shared memory
+// without passing through its registers. Copies are grouped: async_commit() closes the group of
+// the calling thread's copies issued since the last one, and async_wait<P>() waits until at most
+// P of its most recent groups are still in flight. A copy is then visible to the thread that
+// issued it; other threads of the team see it after a team barrier that follows the wait.
+//
+// Elsewhere (host backends, older GPUs) async_copy is a plain copy and the rest does nothing, so
+// that code using them compiles everywhere; the kernels that use them run on the tensor-core
+// GPUs only (dgk/core/tensor_core.hpp).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define DGK_ASYNC_COPY_PTX 1
+#endif
+
+namespace dgk {
+
+/// Copies Bytes (4, 8 or 16) from global memory at src to team scratch at dst, both aligned to
+/// Bytes. 16-byte copies bypass the L1 cache (data read once), smaller ones go through it.
+template <int Bytes>
+KOKKOS_INLINE_FUNCTION void async_copy(void* dst, const void* src) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "dgk::async_copy: 4, 8 or 16 bytes");
+#ifdef DGK_ASYNC_COPY_PTX
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(s), "l"(src), "n"(Bytes) : "memory");
+#else
+  struct Chunk {
+    alignas(Bytes) unsigned char b[Bytes];
+  };
+  *static_cast<Chunk*>(dst) = *static_cast<const Chunk*>(src);
+#endif
+}
+
+/// Closes the calling thread's group of copies issued since the previous call.
+KOKKOS_INLINE_FUNCTION void async_commit() {
+#ifdef DGK_ASYNC_COPY_PTX
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most Pending of the calling thread's most recent groups are in flight.
+template <int Pending>
+KOKKOS_INLINE_FUNCTION void async_wait() {
+#ifdef DGK_ASYNC_COPY_PTX
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+}  // namespace dgk
