@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -636,32 +637,30 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   EXPECT_THROW((void)cache.find(key), Error);
 }
 
-/// A solver whose fused-update stages compute something else (as a kernel miscompiled for a
-/// device would): the tuner must refuse them.
-class WrongFusedUpdate : public NodalTunable {
+/// A solver whose stages with some tunings compute something else (as a kernel miscompiled for
+/// a device would), and are the fastest: only the tuner's check keeps them out.
+class WrongStages : public NodalTunable {
  public:
-  explicit WrongFusedUpdate(NodalTunable& inner) : m_inner(inner) {}
+  WrongStages(NodalTunable& inner, std::function<bool(const nt::NodalTuning&)> wrong)
+      : m_inner(inner), m_wrong(std::move(wrong)) {}
   std::string infeasible(const nt::NodalTuning& t) const override { return m_inner.infeasible(t); }
   void set_tuning(const nt::NodalTuning& t) override {
-    m_mode = t.mode;
+    m_current = t;
     m_inner.set_tuning(t);
   }
   double time_part(physics::TunedPart part, int reps) override {
-    // The wrong stages are the fastest, so that only the check keeps them out.
     const double t = m_inner.time_part(part, reps);
-    return m_mode == nt::LiftMode::FusedUpdate ? t * 1e-3 : t;
+    return m_wrong(m_current) ? t * 1e-3 : t;
   }
-  double stage_deviation() override {
-    const double d = m_inner.stage_deviation();
-    return m_mode == nt::LiftMode::FusedUpdate ? 1e6 : d;
-  }
+  double stage_deviation() override { return m_wrong(m_current) ? 1e6 : m_inner.stage_deviation(); }
   int nodes_per_element() const override { return m_inner.nodes_per_element(); }
   bool host_kernels() const override { return m_inner.host_kernels(); }
   std::string device() const override { return m_inner.device(); }
 
  private:
   NodalTunable& m_inner;
-  nt::LiftMode m_mode = nt::LiftMode::Split;
+  std::function<bool(const nt::NodalTuning&)> m_wrong;
+  nt::NodalTuning m_current;
 };
 
 TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
@@ -673,8 +672,10 @@ TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
   auto sim = physics::make_tet_solver("maxwell3d", BackendOf<Space>::value, "double", 2, tuned, mesh,
                                       std::vector<int>(8, 0));
   sim->set_fields(test_fields, 0.0);
-  WrongFusedUpdate wrong(dynamic_cast<NodalTunable&>(*sim));
-  const auto r = physics::tune_nodal(wrong, mesh.num_elements(), 1);
+  auto& inner = dynamic_cast<NodalTunable&>(*sim);
+  // The fused-update stages wrong: another mode is chosen, and each refusal is reported.
+  WrongStages fused_update(inner, [](const nt::NodalTuning& t) { return t.mode == nt::LiftMode::FusedUpdate; });
+  const auto r = physics::tune_nodal(fused_update, mesh.num_elements(), 1);
   EXPECT_NE(r.choice.mode, nt::LiftMode::FusedUpdate) << physics::to_string(r.choice);
   ASSERT_FALSE(r.rejected.empty());
   for (const auto& t : r.rejected) {
@@ -682,6 +683,12 @@ TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
     EXPECT_GT(t.seconds, 1.0);
   }
   for (const auto& t : r.trials) EXPECT_FALSE(t.part == "stage" && t.tuning.mode == nt::LiftMode::FusedUpdate);
+  // Every tuned stage wrong: the straightforward kernels.
+  const std::string thread = physics::to_string(nt::NodalTuning{});
+  WrongStages all(inner, [&](const nt::NodalTuning& t) { return physics::to_string(t) != thread; });
+  const auto s = physics::tune_nodal(all, mesh.num_elements(), 1);
+  EXPECT_EQ(physics::to_string(s.choice), thread);
+  EXPECT_GE(s.rejected.size(), 3u);
 }
 
 TYPED_TEST(TunedKernels, CaseTunesOnFirstUseThenUsesTheCache) {

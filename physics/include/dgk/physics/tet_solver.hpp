@@ -673,9 +673,12 @@ class TetSolver final : public Simulation, public NodalTunable {
   }
   /// One stage (a = 0, b = 1, dt at CFL 0.5: q + dt rhs) with the current kernels and with the
   /// straightforward ones from the same state; their largest difference over the rounding
-  /// allowance eps (16 max |q| + 10^4 (np + 4 nfp) max |dt rhs|): a sum of np + 4 nfp terms whose
-  /// magnitudes may exceed the result's by 10^3 (smooth fields on fine meshes), with a factor 10
-  /// to spare. A wrong kernel (an index, a race, a missing face) misses by orders of magnitude.
+  /// allowance eps (16 max|q| + 4 (np + 4 nfp) dt B), where B bounds the magnitudes of the terms
+  /// summed into one rhs value: c (6 |D| metric + 24 |LIFT| Fscale) max|q|, with |D| and |LIFT|
+  /// the operators' largest absolute row sums, metric and Fscale the mesh's largest, c the
+  /// largest wave speed (the derived tolerance of the kernel tests, for one stage). Kernels that
+  /// sum in another order stay far inside it; a wrong one (an index, a race, a missing face)
+  /// misses by orders of magnitude wherever its error exceeds the rounding of the sums.
   double stage_deviation() override {
     const TetKernels mine = m_kernels;
     const long long owned = m_mesh.num_elements;
@@ -702,10 +705,21 @@ class TetSolver final : public Simulation, public NodalTunable {
     const FieldView ref = run(thread), got = run(mine);
     m_kernels = mine;
     const double diff = nodal_state::max_abs_difference(m_space, got, ref, owned, m_dist.get());
-    const double change = nodal_state::max_abs_difference(m_space, ref, q0, owned, m_dist.get());
     const double qmax = nodal_state::max_abs_difference(m_space, q0, FieldView(), owned, m_dist.get());
     const double eps = std::numeric_limits<Real>::epsilon();
-    const double allowance = eps * (16 * qmax + 1e4 * (m_ref.np + 4 * m_ref.nfp) * change);
+    const double dsum = (m_ref.Dr.cwiseAbs() + m_ref.Ds.cwiseAbs() + m_ref.Dt.cwiseAbs()).rowwise().sum().maxCoeff();
+    const double lsum = m_ref.LIFT.cwiseAbs().rowwise().sum().maxCoeff();
+    double metric = 0, fscale = 0, speed = 0;
+    for (int e = 0; e < m_mesh.num_elements; ++e) {
+      for (double g : m_geo.drdx[e]) metric = std::max(metric, std::abs(g));
+      for (double f : m_geo.fscale[e]) fscale = std::max(fscale, f);
+      speed = std::max(speed, Physics::wave_speed(m_material[e]));
+    }
+    metric = comm().max(metric);
+    fscale = comm().max(fscale);
+    speed = comm().max(speed);
+    const double bound = speed * (6 * dsum * metric + 24 * lsum * fscale) * qmax;
+    const double allowance = eps * (16 * qmax + 4.0 * (m_ref.np + 4 * m_ref.nfp) * dt * bound);
     return diff == 0 ? 0.0 : diff / std::max(allowance, std::numeric_limits<double>::min());
   }
   int nodes_per_element() const override { return m_ref.np; }
