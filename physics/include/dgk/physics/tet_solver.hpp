@@ -688,23 +688,31 @@ class TetSolver final : public Simulation, public NodalTunable {
       Kokkos::deep_copy(m_space, c, v);
       return c;
     };
+    // Three copies of the fields at most: the state, res, and the straightforward kernels' stage.
+    backends::require_memory<ExecutionSpace>(3.0 * double(m_q.span()) * sizeof(Real), [&] {
+      return "the tuner's check of a stage against the straightforward kernels, order " + std::to_string(m_order);
+    });
     const FieldView q0 = copy(m_q), res0 = copy(m_res);
     const double dt = max_dt(0.5);
-    auto run = [&](const TetKernels& k) {
+    // One stage with k, then `use` of its result, then the state back.
+    auto run = [&](const TetKernels& k, auto&& use) {
       if (k.family == TetKernelFamily::Tuned) set_tuning(k.tuning);
       else m_kernels = k;
       stage(0.0, 1.0, dt);
-      const FieldView out = copy(m_q);
+      use(m_q);
       Kokkos::deep_copy(m_space, m_q, q0);
       Kokkos::deep_copy(m_space, m_res, res0);
-      return out;
     };
     TetKernels thread = mine;
     thread.family = TetKernelFamily::Tuned;
     thread.tuning = NodalTuning{};  // thread volume, split thread lift
-    const FieldView ref = run(thread), got = run(mine);
+    FieldView ref;
+    double diff = 0;
+    run(thread, [&](const FieldView& q) { ref = copy(q); });
+    run(mine, [&](const FieldView& q) {
+      diff = nodal_state::max_abs_difference(m_space, q, ref, owned, m_dist.get());
+    });
     m_kernels = mine;
-    const double diff = nodal_state::max_abs_difference(m_space, got, ref, owned, m_dist.get());
     const double qmax = nodal_state::max_abs_difference(m_space, q0, FieldView(), owned, m_dist.get());
     const double eps = std::numeric_limits<Real>::epsilon();
     const double dsum = (m_ref.Dr.cwiseAbs() + m_ref.Ds.cwiseAbs() + m_ref.Dt.cwiseAbs()).rowwise().sum().maxCoeff();
