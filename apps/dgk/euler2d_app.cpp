@@ -14,6 +14,7 @@
 #include "dgk/core/time_loop.hpp"
 #include "dgk/io/report.hpp"
 #include "dgk/physics/euler2d_case.hpp"
+#include "bench_rows.hpp"
 #include "text.hpp"
 
 namespace dgk::app {
@@ -102,21 +103,10 @@ void bench_euler2d(const Euler2DBenchOptions& o, std::ostream& out) {
           tbound += bound;
         }
         const std::string name = total ? "stage" : costs[s].name;
-        out << std::setw(3) << order << std::setw(14) << kernel << std::setw(22) << name << std::setw(11)
-            << fmt(t * 1e3, 4) << std::setw(10) << fmt(flops / t / 1e9, 1) << std::setw(9) << fmt(bytes / t / 1e9, 1)
-            << std::setw(9) << fmt(100 * bound / t, 1) << "%" << std::setw(14) << fmt(t / sim.num_dofs(), 3, true)
-            << "\n";
-        io::Report row;
-        row.set("order", order);
+        out << std::setw(3) << order << std::setw(14) << kernel << std::setw(22) << name
+            << kernel_columns(t, flops, bytes, bound, double(sim.num_dofs())) << "\n";
+        io::Report row = kernel_row(order, name, static_cast<long long>(sim.num_dofs()), t, flops, bytes, bound);
         row.set("surface", kernel);
-        row.set("kernel", name);
-        row.set("dofs", io::Report::Value(static_cast<long long>(sim.num_dofs())));
-        row.set("seconds", t);
-        row.set("flops", flops);
-        row.set("bytes", bytes);
-        row.set("gflops", flops / t / 1e9);
-        row.set("gbytes_per_s", bytes / t / 1e9);
-        row.set("roofline_fraction", bound / t);
         rep.add_row("kernels", row);
       }
     }

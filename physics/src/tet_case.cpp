@@ -148,7 +148,10 @@ void TetCase::apply_tuning(Backend backend) {
     m_kernels.tuned = true;
     m_tuning_source = "cache " + cache.path();
   } else if (o.tune == "never") {
-    m_tuning_source = "none (no usable entry in " + cache.path() + "; --tune never): straightforward kernels";
+    m_tuning_source = "none (" +
+                      (hit ? "the entry in " + cache.path() + " cannot run: " + why_not
+                           : "no entry in " + cache.path()) +
+                      "; --tune never): straightforward kernels";
   } else {
     if (root) {
       std::cerr << "dgk: tuning the nodal kernels for " << o.name << " order " << o.order << ", " << o.precision << ", "

@@ -52,23 +52,41 @@ struct Search {
 
   std::vector<TuningTrial>& rejected;
 
+  // Whether `c` can run and, for a whole stage, computes the straightforward kernels' stage
+  // (refused and recorded if it differs); leaves `c` set.
+  bool admissible(const NodalTuning& c, TunedPart part, const std::string& name) {
+    if (!solver.infeasible(c).empty()) return false;
+    solver.set_tuning(c);
+    if (part != TunedPart::Stage) return true;
+    const double deviation = solver.stage_deviation();
+    if (deviation <= 1.0) return true;
+    rejected.push_back({name, c, deviation});
+    std::cerr << "dgk tune: refused " << to_string(c) << ": its RK stage differs from the straightforward "
+              << "kernels' by " << deviation << " times the rounding allowance\n";
+    return false;
+  }
+
   // Times `part` of each candidate that can run; returns them sorted fastest first. A whole
-  // stage is first checked against the straightforward kernels' (refused if it differs).
-  std::vector<TuningTrial> time_all(const std::vector<NodalTuning>& candidates, TunedPart part, const std::string& name) {
-    std::vector<TuningTrial> timed;
-    for (const auto& c : candidates) {
-      if (!solver.infeasible(c).empty()) continue;
-      solver.set_tuning(c);
-      if (part == TunedPart::Stage) {
-        const double deviation = solver.stage_deviation();
-        if (!(deviation <= 1.0)) {
-          rejected.push_back({name, c, deviation});
-          std::cerr << "dgk tune: refused " << to_string(c) << ": its RK stage differs from the straightforward "
-                    << "kernels' by " << deviation << " times the rounding allowance\n";
-          continue;
-        }
+  // stage is first checked against the straightforward kernels' (refused if it differs). With
+  // several rounds the candidates are timed in turn, round after round, and each keeps the median
+  // of its rounds: a drift of the device (clocks, memory) between the first candidate and the
+  // last then weighs on all of them alike.
+  std::vector<TuningTrial> time_all(const std::vector<NodalTuning>& candidates, TunedPart part, const std::string& name,
+                                    int rounds = 1) {
+    std::vector<NodalTuning> runnable;
+    for (const auto& c : candidates)
+      if (admissible(c, part, name)) runnable.push_back(c);
+    std::vector<std::vector<double>> seconds(runnable.size());
+    for (int r = 0; r < rounds; ++r)
+      for (std::size_t i = 0; i < runnable.size(); ++i) {
+        if (runnable.size() > 1 || r == 0) solver.set_tuning(runnable[i]);
+        seconds[i].push_back(solver.time_part(part, reps));
       }
-      timed.push_back({name, c, solver.time_part(part, reps)});
+    std::vector<TuningTrial> timed;
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      auto& t = seconds[i];
+      std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+      timed.push_back({name, runnable[i], t[t.size() / 2]});
       trials.push_back(timed.back());
     }
     fastest_first(timed);
@@ -309,8 +327,9 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     }
   }
 
-  // 4. Whole stages.
-  auto stages = search.time_all(finalists, TunedPart::Stage, "stage");
+  // 4. Whole stages: the finalists in turn over three rounds, each its median.
+  auto stages = search.time_all(finalists, TunedPart::Stage, "stage", 3);
+  for (const auto& s : stages) search.say("stage", s);
   auto base_stage = search.time_all({baseline}, TunedPart::Stage, "stage (thread)");
   if (stages.empty()) stages = base_stage;  // every tuned stage refused: the straightforward kernels
   DGK_THROW_IF(stages.empty(), "tune_nodal: no stage could run");
