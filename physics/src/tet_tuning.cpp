@@ -79,7 +79,7 @@ struct Search {
     std::vector<std::vector<double>> seconds(runnable.size());
     for (int r = 0; r < rounds; ++r)
       for (std::size_t i = 0; i < runnable.size(); ++i) {
-        if (runnable.size() > 1 || r == 0) solver.set_tuning(runnable[i]);
+        solver.set_tuning(runnable[i]);
         seconds[i].push_back(solver.time_part(part, reps));
       }
     std::vector<TuningTrial> timed;

@@ -596,14 +596,13 @@ class TetSolver final : public Simulation, public NodalTunable {
       why = std::string(t.volume_shape.max_registers != 0 && !volume_capped ? "volume" : "lift") +
             ": a register cap is compiled for the micro volume kernel, the tensor-core volume finished by the lanes "
             "and the tensor-core lift only";
-    if (why.empty() && ((t.lift_shape.batched_loads && t.lift != StageKernel::Tensor) ||
-                        (t.volume_shape.batched_loads && t.volume != StageKernel::Tensor)))
-      why = std::string(t.lift_shape.batched_loads && t.lift != StageKernel::Tensor ? "lift" : "volume") +
-            ": batched loads are compiled for the tensor-core lift only";
-    if (why.empty() && ((t.lift_shape.async_copies && t.lift != StageKernel::Tensor) ||
-                        (t.volume_shape.async_copies && t.volume != StageKernel::Tensor)))
-      why = std::string(t.lift_shape.async_copies && t.lift != StageKernel::Tensor ? "lift" : "volume") +
-            ": asynchronous copies are compiled for the tensor-core lift only";
+    // Load orders compiled for the tensor-core kernels only (which of them, TunedKernels says).
+    for (const auto& [flag, what] : {std::pair{&kernels::nodal_tet::MicroShape::batched_loads, "batched loads"},
+                                     std::pair{&kernels::nodal_tet::MicroShape::async_copies, "asynchronous copies"}})
+      if (why.empty() && ((t.lift_shape.*flag && t.lift != StageKernel::Tensor) ||
+                          (t.volume_shape.*flag && t.volume != StageKernel::Tensor)))
+        why = std::string(t.lift_shape.*flag && t.lift != StageKernel::Tensor ? "lift" : "volume") + ": " + what +
+              " are compiled for the tensor-core lift only";
     if (why.empty() && t.lift_shape.rows != 1) why = "lift: r_i = " + std::to_string(t.lift_shape.rows) +
                                                      " (the lift takes one node per thread)";
     if (why.empty() && (t.lift == StageKernel::Micro ||

@@ -1346,7 +1346,8 @@ struct TunedKernels {
       DGK_THROW_IF(s.batched_loads && P, "nodal_tet::TunedKernels: batched loads in the tensor-core lift take "
                                          "unpaired row tiles");
       if (s.async_copies) {
-        DGK_THROW_IF(!async_lift_refusal(s).empty(), "nodal_tet::TunedKernels: " << async_lift_refusal(s));
+        const std::string why = async_lift_refusal(s);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
         if constexpr (WI <= 2 && !P) {
           if (s.max_registers == 0)
             f(TagTensorLift<WI, false, 0, false, true>{});
