@@ -360,8 +360,8 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
   }
 }
 // The kernel as the shape says: as compiled, or (fields in registers, unpaired) under a register
-// cap, the same launch bounds as the Kokkos kernel's (TunedKernels::PolicyOf: teams of up to
-// eight warps).
+// cap or the open bounds of one team per SM, the same launch bounds as the Kokkos kernel's
+// (TunedKernels::PolicyOf: teams of up to eight warps).
 template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
 __global__ void tensor_volume_lanes_kernel(DGK_LANES_VOLUME_PARAMS) {
   tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled>(A, drdx, material, q, rhs, K, ws);
@@ -446,9 +446,12 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
           constexpr int WI = decltype(wi)::value;
           if constexpr (WI <= 2) {
             constexpr bool P = decltype(paired)::value;
-            if (shape.max_registers != 0) {
+            if (shape.max_registers == Tuned::tensor_lanes_cap) {
               if constexpr (Tuned::lanes_register_caps && !P)
                 go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
+            } else if (shape.max_registers == Tuned::tensor_lanes_open) {
+              if constexpr (Tuned::lanes_open_bounds && !P)
+                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_open>);
             } else if (!shape.register_fields)
               shape.unrolled ? go(tensor_volume_lanes_kernel<N, WI, P, false, true>)
                              : go(tensor_volume_lanes_kernel<N, WI, P, false, false>);

@@ -222,11 +222,14 @@ struct Search {
             if ((wi == 1 && (ws == 1 || paired)) || (stage && paired)) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
-      // The volume with its fields in registers under a register cap, for more resident teams
-      // (compiled at the low orders; refused and skipped elsewhere).
-      if (!stage && s.register_fields)
-        for (int wi : {1, 2})
-          for (int ws : {1, 2, 4}) second.push_back(with(wi, ws, s.warps, false, true, true, 64));
+      // The fields in registers under a register cap of 64, for more resident teams (the volume
+      // at the low orders), and under launch bounds of one team per SM (255: the compiler keeps
+      // more operator loads in flight); refused and skipped where not compiled.
+      if (s.register_fields)
+        for (int cap : {64, 255})
+          for (int wi : {1, 2})
+            for (int ws : {1, 2, 4})
+              if (cap == 255 || !stage) second.push_back(with(wi, ws, s.warps, false, true, true, cap));
     });
   }
 

@@ -142,16 +142,20 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.unrolled = fields >= 1;
     all.push_back(t);
   }
-  // The same with its fields in registers under a register cap (compiled at N <= 3 on the tensor
-  // cores): one or two row tiles per pass, a partly empty last team.
-  for (auto [wi, ws, warps] : {std::array{1, 1, 4}, std::array{2, 3, 3}}) {
+  // The same with its fields in registers under a register cap (64: compiled at N <= 3 on the
+  // tensor cores) or launch bounds of one team per SM (255: wherever the fields fit registers, in
+  // the fused stage too): one or two row tiles per pass, a partly empty last team.
+  for (auto [wi, ws, warps, cap, stage] : {std::array{1, 1, 4, 64, 0}, std::array{2, 3, 3, 64, 0},
+                                           std::array{1, 1, 2, 255, 0}, std::array{2, 3, 3, 255, 0},
+                                           std::array{1, 2, 1, 255, 1}, std::array{2, 3, 1, 255, 1}}) {
     nt::NodalTuning t = base;
+    if (stage) t.mode = nt::LiftMode::FusedStage;
     t.volume = nt::StageKernel::Tensor;
     t.volume_shape = tensor_shape(4, wi, ws, warps, 1);
     t.volume_shape.lane_epilogue = true;
     t.volume_shape.register_fields = true;
     t.volume_shape.unrolled = true;
-    t.volume_shape.max_registers = 64;
+    t.volume_shape.max_registers = cap;
     all.push_back(t);
   }
   // The whole stage finished by the lanes (volume, gather, lift and update in one kernel): the
@@ -264,6 +268,12 @@ bool register_fields(int order) {
   return (np + 3) / 4 * 3 <= 48;
 }
 
+/// Whether the lane-finished tensor volume and stage with their fields in registers are compiled
+/// under launch bounds of one team per SM (max_registers = 255): wherever the fields fit.
+bool lanes_open_bounds(Backend backend, const std::string& precision, int order) {
+  return tensor_cores(backend, precision) && register_fields(order);
+}
+
 /// Whether a tuning runs a tensor-core kernel with paired row tiles.
 bool paired(const nt::NodalTuning& t) {
   return (t.volume == nt::StageKernel::Tensor && t.volume_shape.paired_tiles) ||
@@ -333,7 +343,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
-          ran_lanes_capped = 0;
+          ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
       for (const auto& t : tunings) {
         auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
@@ -343,7 +353,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           // Only the backend's limits (scratch, threads per team) may stop a variant, and the
           // tensor-core kernel where the build or the precision has none (or no m16n8k4), and
           // the register cap where it is not compiled.
-          const bool no_cap = t.volume_shape.max_registers != 0 && !register_caps(backend, order);
+          const bool no_cap = t.volume_shape.max_registers != 0 &&
+                              !(t.volume_shape.max_registers == 255 ? lanes_open_bounds(backend, precision, order)
+                                                                     : register_caps(backend, order));
           const bool no_registers = t.volume_shape.register_fields && !register_fields(order);
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
@@ -369,7 +381,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.lift_shape.async_copies) ++ran_async[static_cast<int>(t.mode)];
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
-          if (t.volume_shape.max_registers != 0) ++ran_lanes_capped;
+          if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
+          if (t.volume_shape.max_registers == 255) ++ran_lanes_open[t.mode == nt::LiftMode::FusedStage];
         }
         const auto got = step_once(backend, precision, order, tuned, mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
@@ -440,6 +453,11 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         EXPECT_GE(ran_lanes_capped, 2) << precision << " order " << order
                                        << ": the lane-finished volume under its register cap did not run";
       }
+      if (lanes_open_bounds(backend, precision, order)) {
+        EXPECT_TRUE(ran_lanes_open[0] >= 2 && ran_lanes_open[1] >= 2)
+            << precision << " order " << order << ": the lane-finished volume and stage under launch bounds of one "
+            << "team per SM did not run (" << ran_lanes_open[0] << " and " << ran_lanes_open[1] << " times)";
+      }
       if (paired_tensor_cores(backend, precision)) {
         EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
       }
@@ -500,6 +518,16 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "register cap" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
+  // Launch bounds of one team per SM (255) are compiled for the fused stage too, with the fields
+  // in registers only; no other cap is.
+  const bool cores = tensor_cores(BackendOf<Space>::value, "double");
+  t.volume_shape.max_registers = 255;
+  if (cores) EXPECT_EQ(s.infeasible(t), "");
+  t.volume_shape.register_fields = false;
+  EXPECT_NE(s.infeasible(t).find(cores ? "register cap" : "tensor cores"), std::string::npos) << s.infeasible(t);
+  t.volume_shape.register_fields = true;
+  t.volume_shape.max_registers = 128;
+  EXPECT_NE(s.infeasible(t).find(cores ? "register cap" : "tensor cores"), std::string::npos) << s.infeasible(t);
   t = {};
   t.lift = nt::StageKernel::Micro;
   t.lift_shape.batched_loads = true;  // the tensor-core lift's only

@@ -1066,6 +1066,14 @@ struct TunedKernels {
   static constexpr int tensor_lanes_cap = 64;
   static constexpr int lanes_cap_orders = 3;
   static constexpr bool lanes_register_caps = tensor_cores && N <= lanes_cap_orders;
+  /// The same kernel (and the fused stage's) with its fields in registers under launch bounds of
+  /// one team of up to eight warps per SM: the compiler may take up to 255 registers, as it may
+  /// without bounds, but it chooses differently. Without them nvcc gives the Kokkos kernel fewer
+  /// registers than the same loops in plain CUDA (168 against 242 at N = 5) and issues each
+  /// k-step's operator loads just before their products instead of all of a pass's up front
+  /// (docs/PERFORMANCE.md, "What Kokkos costs"). Compiled wherever the fields fit registers.
+  static constexpr int tensor_lanes_open = 255;
+  static constexpr bool lanes_open_bounds = tensor_cores && lane_fields <= max_lane_fields;
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
   /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
   /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
@@ -1086,16 +1094,18 @@ struct TunedKernels {
   /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
   /// shape's register cap (empty if it can).
   static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
-    if (lanes_register_caps && !stage && s.max_registers == tensor_lanes_cap && s.register_fields &&
-        s.inline_blocks <= 2 && !s.paired_tiles && s.warps <= 8)
+    const bool shape = s.register_fields && s.inline_blocks <= 2 && !s.paired_tiles && s.warps <= 8;
+    if (shape && ((lanes_register_caps && !stage && s.max_registers == tensor_lanes_cap) ||
+                  (lanes_open_bounds && s.max_registers == tensor_lanes_open)))
       return {};
     std::ostringstream o;
-    o << "a register cap is compiled for the volume finished by the lanes at N <= " << lanes_cap_orders
-      << " on the tensor cores, with its fields in registers, w_i <= 2 unpaired row tiles and at most 8 warps, not "
-         "in the fused stage: "
-      << tensor_lanes_cap << " registers (asked: " << s.max_registers << " at N = " << N << " with w_i = "
-      << s.inline_blocks << (s.paired_tiles ? " paired" : "") << ", " << s.warps << " warps"
-      << (s.register_fields ? "" : ", fields in scratch") << (stage ? ", the fused stage)" : ")");
+    o << "a register cap is compiled for the volume finished by the lanes on the tensor cores, with its fields in "
+         "registers, w_i <= 2 unpaired row tiles and at most 8 warps: "
+      << tensor_lanes_cap << " registers at N <= " << lanes_cap_orders << ", not in the fused stage, and "
+      << tensor_lanes_open << " (launch bounds of one team per SM) wherever the fields fit registers (asked: "
+      << s.max_registers << " at N = " << N << " with w_i = " << s.inline_blocks << (s.paired_tiles ? " paired" : "")
+      << ", " << s.warps << " warps" << (s.register_fields ? "" : ", fields in scratch")
+      << (stage ? ", the fused stage)" : ")");
     return o.str();
   }
 
@@ -1318,7 +1328,12 @@ struct TunedKernels {
       if (s.max_registers != 0) {
         const std::string why = lanes_cap_refusal(s, St);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
-        if constexpr (lanes_register_caps && !St && !P) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
+        if (s.max_registers == tensor_lanes_cap) {
+          if constexpr (lanes_register_caps && !St && !P)
+            f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
+        } else if constexpr (lanes_open_bounds && !P) {
+          f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_open>{});
+        }
       } else if (s.register_fields)
         f(TagTensorVolumeLanes<WI, P, true, true, St>{});
       else if (s.unrolled)
