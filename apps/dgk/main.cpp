@@ -323,8 +323,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
                     << "% of the roofline at the measured tensor-core rate\n";
       }
       // The stage as a run takes it: its kernels back to back, each reading what the one before
-      // it left in memory and cache. Each kernel above is timed in a loop of its own, which can
-      // leave more of its inputs in the L2 cache than a stage does, so their sum ("stage") can be
+      // it left in memory and cache. Each kernel above is timed in a loop of its own, with its
+      // own cache configuration and caches warmed by itself, so their sum ("stage") can be
       // shorter than the stage a run takes; judged against the same bound. (Where the solver
       // times whole stages.)
       if (const auto whole = sim.time_stage_parts(reps); !whole.empty()) {
