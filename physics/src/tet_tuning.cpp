@@ -53,11 +53,11 @@ struct Search {
   std::vector<TuningTrial>& rejected;
 
   // Whether `c` can run and, for a whole stage, computes the straightforward kernels' stage
-  // (refused and recorded if it differs); leaves `c` set.
+  // (refused and recorded if it differs).
   bool admissible(const NodalTuning& c, TunedPart part, const std::string& name) {
     if (!solver.infeasible(c).empty()) return false;
-    solver.set_tuning(c);
     if (part != TunedPart::Stage) return true;
+    solver.set_tuning(c);
     const double deviation = solver.stage_deviation();
     if (deviation <= 1.0) return true;
     rejected.push_back({name, c, deviation});

@@ -1071,7 +1071,8 @@ struct TunedKernels {
   /// without bounds, but it chooses differently. Without them nvcc gives the Kokkos kernel fewer
   /// registers than the same loops in plain CUDA (168 against 242 at N = 5) and issues each
   /// k-step's operator loads just before their products instead of all of a pass's up front
-  /// (docs/PERFORMANCE.md, "What Kokkos costs"). Compiled wherever the fields fit registers.
+  /// (docs/PERFORMANCE.md, "Launch bounds for the lane-finished kernels"). Compiled wherever the
+  /// fields fit registers.
   static constexpr int tensor_lanes_open = 255;
   static constexpr bool lanes_open_bounds = tensor_cores && lane_fields <= max_lane_fields;
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
