@@ -414,9 +414,9 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
           Kokkos::Cuda(), ops);
     });
   // Each kernel's cache configuration as Kokkos's team launches set it: preferring shared memory,
-  // and for the tuned family's kernels the carveout their resident blocks need (the straightforward
-  // kernel keeps Kokkos's preference, as its Kokkos launch does); set once per kernel, outside the
-  // timed launches.
+  // and for the tuned family's kernels the carveout their resident blocks need, at least the one
+  // the solver's stage shares (the straightforward kernel keeps Kokkos's preference, as its Kokkos
+  // launch does); set once per kernel, outside the timed launches.
   std::map<const void*, CarveoutMemo> carveouts;
   auto configure = [&](auto kernel, int threads, std::size_t bytes) {
     const void* key = reinterpret_cast<const void*>(kernel);
@@ -425,7 +425,7 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
     if (bytes > 48 * 1024)
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
     CarveoutMemo& memo = carveouts[key];
-    if (tuned) fit_shared_carveout(kernel, threads, bytes, memo);
+    if (tuned) fit_shared_carveout(kernel, threads, bytes, memo, solver->stage_carveout());
   };
   auto launch = [&] {
     dispatch_order(order, [&](auto n) {

@@ -105,6 +105,7 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
     case LiftMode::FusedUpdate: s += "surface+lift+update " + stage(t.lift, t.lift_shape); break;
     case LiftMode::FusedStage: break;
   }
+  if (t.stage_carveout) s += "; carveout=stage";
   return s;
 }
 

@@ -330,7 +330,15 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
     }
   }
 
-  // 4. Whole stages: the finalists in turn over three rounds, each its median.
+  // 4. Whole stages: the finalists in turn over three rounds, each its median. A stage of two
+  // kernels or more also with one shared-memory carveout for its kernels (where the build fits
+  // carveouts): its kernels' own carveouts can cost more in a stage than each saves alone
+  // (dgk/core/shared_carveout.hpp).
+  for (std::size_t i = 0, n = finalists.size(); i < n; ++i) {
+    NodalTuning shared = finalists[i];
+    shared.stage_carveout = true;
+    if (solver.infeasible(shared).empty()) finalists.push_back(shared);
+  }
   auto stages = search.time_all(finalists, TunedPart::Stage, "stage", 3);
   for (const auto& s : stages) search.say("stage", s);
   auto base_stage = search.time_all({baseline}, TunedPart::Stage, "stage (thread)");
@@ -400,7 +408,8 @@ nlohmann::json shape_json(const MicroShape& s) {
 nlohmann::json tuning_json(const NodalTuning& t) {
   return {{"volume", kernel_name(t.volume)}, {"volume_shape", shape_json(t.volume_shape)},
           {"lift", kernel_name(t.lift)},     {"lift_shape", shape_json(t.lift_shape)},
-          {"mode", mode_name(t.mode)},       {"batch", t.batch}};
+          {"mode", mode_name(t.mode)},       {"batch", t.batch},
+          {"stage_carveout", t.stage_carveout}};
 }
 
 template <class Enum, std::size_t M>
@@ -443,6 +452,7 @@ NodalTuning tuning_of(const nlohmann::json& j) {
   t.mode = named(j, "mode", {"split", "fused-lift", "fused-update", "fused-stage"},
                  {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate, LiftMode::FusedStage});
   t.batch = j.at("batch").get<int>();
+  t.stage_carveout = j.value("stage_carveout", false);
   return t;
 }
 

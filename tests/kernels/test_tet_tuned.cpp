@@ -32,6 +32,7 @@
 #include "dgk/core/error.hpp"
 #include "dgk/core/tensor_core.hpp"
 #include "dgk/core/order_dispatch.hpp"
+#include "dgk/core/shared_carveout.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/tet_case.hpp"
@@ -522,7 +523,9 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   // in registers only; no other cap is.
   const bool cores = tensor_cores(BackendOf<Space>::value, "double");
   t.volume_shape.max_registers = 255;
-  if (cores) EXPECT_EQ(s.infeasible(t), "");
+  if (cores) {
+    EXPECT_EQ(s.infeasible(t), "");
+  }
   t.volume_shape.register_fields = false;
   EXPECT_NE(s.infeasible(t).find(cores ? "register cap" : "tensor cores"), std::string::npos) << s.infeasible(t);
   t.volume_shape.register_fields = true;
@@ -606,6 +609,52 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t = {};
   t.batch = 0;
   EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);
+  // One shared-memory carveout for the stage's kernels: where the kernels fit carveouts (CUDA),
+  // and for stages of more than one kernel.
+  t = {};
+  t.stage_carveout = true;
+  if (fits_shared_carveout<Space>()) {
+    EXPECT_TRUE(s.infeasible(t).empty()) << s.infeasible(t);
+  } else {
+    EXPECT_NE(s.infeasible(t).find("carveout=stage"), std::string::npos) << s.infeasible(t);
+  }
+  t.mode = nt::LiftMode::FusedStage;
+  t.volume = nt::StageKernel::Tensor;
+  t.volume_shape.elements = 4;
+  t.volume_shape.lane_epilogue = true;
+  EXPECT_NE(s.infeasible(t).find("carveout=stage"), std::string::npos) << s.infeasible(t);
+}
+
+TYPED_TEST(TunedKernels, OneCarveoutForTheStageChangesNoValue) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  physics::TetKernels tuned;
+  tuned.family = TetKernelFamily::Tuned;
+  const auto mesh = test_box();
+  // Every two-kernel (or longer) stage that the build runs with one carveout: the same step,
+  // value for value, as with each kernel's own carveout (the carveout moves no arithmetic).
+  int compared = 0;
+  for (int order : {2, 5}) {
+    if (order > max_compiled_order) continue;
+    auto sim = physics::make_tet_solver("maxwell3d", backend, "double", order, tuned, mesh, std::vector<int>(8, 0));
+    auto& s = dynamic_cast<NodalTunable&>(*sim);
+    for (auto t : variants()) {
+      t.stage_carveout = true;
+      if (!s.infeasible(t).empty()) continue;
+      auto own = t;
+      own.stage_carveout = false;
+      const auto shared = step_once(backend, "double", order, tuned, mesh, &t);
+      const auto alone = step_once(backend, "double", order, tuned, mesh, &own);
+      EXPECT_EQ(shared.q, alone.q) << physics::to_string(t) << ", order " << order;
+      ++compared;
+    }
+  }
+  if (fits_shared_carveout<Space>()) {
+    EXPECT_GT(compared, 0);
+  } else {
+    EXPECT_EQ(compared, 0);  // refused where the kernels fit no carveout
+  }
 }
 
 /// A cache file private to one test, removed at the end.
@@ -669,6 +718,15 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   std::ifstream in(tmp.path);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.find("\"order\": 3"), text.rfind("\"order\": 3"));
+  // The stage's shared carveout travels with the choice.
+  auto shared = r;
+  shared.choice.stage_carveout = !r.choice.stage_carveout;
+  physics::TuningKey fifth = key;
+  fifth.order = 5;
+  cache.store(fifth, shared);
+  ASSERT_TRUE(cache.find(fifth));
+  EXPECT_EQ(cache.find(fifth)->choice.stage_carveout, shared.choice.stage_carveout);
+  EXPECT_EQ(cache.find(key)->choice.stage_carveout, r.choice.stage_carveout);
 
   // A damaged file is refused with its name.
   { std::ofstream(tmp.path) << "{ \"format\": \"dgk tuning cache\", \"entries\": [ {\"key\": 3} ] }"; }

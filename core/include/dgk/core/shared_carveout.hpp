@@ -12,6 +12,13 @@
 // own per-team space, the kernel's static shared memory and the driver's reservation). The
 // occupancy is unchanged and the rest becomes L1. Kokkos sets its preference once, at a kernel's
 // first launch, so the carveout is set after each launch and takes effect from the next.
+//
+// The kernels of a stage can instead share one carveout, the largest any of them needs (`floor`,
+// kept by the caller; a tuning parameter, NodalTuning::stage_carveout). On the H100 a fused
+// gather + lift + update at N = 5 took 2.00 ms at its fitted carveout right after the volume
+// kernel at the largest one, against 1.57 ms at the same carveout in a loop of its own (Nsight
+// Compute); alternating carveouts between other kernels cost nothing measurable
+// (docs/PERFORMANCE.md, "Whole stages against the sum of their kernels").
 // DGK_SHARED_CARVEOUT=max in the environment keeps Kokkos's preference (for measuring).
 #pragma once
 
@@ -34,56 +41,63 @@ inline bool shared_carveout_max() {
   return max;
 }
 
-/// What fit_shared_carveout last did for one kernel: the launch shape it fitted and the carveout
-/// it set (-1: none), so that repeated launches of one shape cost no driver call.
+/// What fit_shared_carveout last did for one kernel: the launch shape it fitted, the carveout that
+/// shape needs and the carveout it set (-1: none), so that repeated launches cost no driver call.
 struct CarveoutMemo {
   int threads = -1;
   std::size_t dynamic_shared = 0;
+  int need = -1;
   int percent = -1;
 };
 
 /// The carveout (percent of the multiprocessor's shared memory) that holds the resident blocks of
 /// `kernel` launched with `threads` per block and `dynamic_shared` bytes of dynamic shared memory
-/// each; returns it after setting it as the kernel's preference, or -1 where it left the
-/// preference alone.
+/// each. Sets the larger of it and `floor` as the kernel's preference and returns it (what this
+/// kernel needs), or -1 where it left the preference alone.
 template <class Kernel>
-int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, CarveoutMemo& memo) {
+int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, CarveoutMemo& memo, int floor = -1) {
   if (shared_carveout_max()) return -1;
-  if (threads == memo.threads && dynamic_shared == memo.dynamic_shared) return memo.percent;
-  memo.threads = threads;
-  memo.dynamic_shared = dynamic_shared;
-  memo.percent = -1;
-  int device = 0, per_sm = 0, reserved = 0, blocks = 0;
-  cudaFuncAttributes attributes{};
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) != cudaSuccess ||
-      cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)) != cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0) != cudaSuccess || per_sm <= 0) {
-    (void)cudaGetLastError();
-    return -1;
+  if (threads != memo.threads || dynamic_shared != memo.dynamic_shared) {
+    memo.threads = threads;
+    memo.dynamic_shared = dynamic_shared;
+    memo.need = memo.percent = -1;
+    int device = 0, per_sm = 0, reserved = 0, blocks = 0;
+    cudaFuncAttributes attributes{};
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) != cudaSuccess ||
+        cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0) != cudaSuccess || per_sm <= 0) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    const std::size_t per_block = dynamic_shared + attributes.sharedSizeBytes + static_cast<std::size_t>(reserved);
+    const std::size_t fit = per_block > 0 ? static_cast<std::size_t>(per_sm) / per_block : blocks;
+    const std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
+    const std::size_t need = resident * per_block;
+    const int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
+    memo.need = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
   }
-  const std::size_t per_block = dynamic_shared + attributes.sharedSizeBytes + static_cast<std::size_t>(reserved);
-  const std::size_t fit = per_block > 0 ? static_cast<std::size_t>(per_sm) / per_block : blocks;
-  const std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
-  const std::size_t need = resident * per_block;
-  int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
-  percent = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
-  if (cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
-                           percent) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return -1;
+  if (memo.need < 0) return -1;
+  const int percent = memo.need > floor ? memo.need : floor;
+  if (percent != memo.percent) {
+    if (cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                             percent) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    memo.percent = percent;
   }
-  memo.percent = percent;
-  return percent;
+  return memo.need;
 }
 #endif
 
 /// After a launch of `functor` with the team policy `policy` and `scratch` bytes of team scratch
-/// per team: fits the kernel's shared-memory carveout (see the file comment). Nothing on other
-/// backends, or with a Kokkos whose internals this was not written for (3.4).
+/// per team: fits the kernel's shared-memory carveout (see the file comment), at least `*stage`
+/// where given, and raises `*stage` to what this kernel needs. Nothing on other backends, or
+/// with a Kokkos whose internals this was not written for (3.4).
 template <class Functor, class Policy>
-void fit_team_shared_carveout(const Policy& policy, std::size_t scratch) {
+void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* stage = nullptr) {
 #if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
   if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
     using Driver = Kokkos::Impl::ParallelFor<Functor, Policy, Kokkos::Cuda>;
@@ -93,11 +107,26 @@ void fit_team_shared_carveout(const Policy& policy, std::size_t scratch) {
     const int team = policy.team_size();
     // Kokkos's team kernels put sizeof(double) (team size + 2) bytes of their own before the
     // team scratch.
-    fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), memo);
+    const int need =
+        fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), memo,
+                            stage != nullptr ? *stage : -1);
+    if (stage != nullptr && need > *stage) *stage = need;
   }
 #else
   (void)policy;
   (void)scratch;
+  (void)stage;
+#endif
+}
+
+/// Whether team kernels on `Space` fit their shared-memory carveout (and so whether a stage's
+/// kernels can share one).
+template <class Space>
+constexpr bool fits_shared_carveout() {
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
+  return std::is_same<Space, Kokkos::Cuda>::value;
+#else
+  return false;
 #endif
 }
 

@@ -28,6 +28,7 @@
 #include "dgk/core/execution.hpp"
 #include "dgk/core/halo_exchange.hpp"
 #include "dgk/core/lserk4.hpp"
+#include "dgk/core/shared_carveout.hpp"
 #include "dgk/core/math.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/simulation.hpp"
@@ -510,6 +511,9 @@ class TetSolver final : public Simulation, public NodalTunable {
   StageTimes time_stages(int reps) override {
     StageTimes t;
     auto measure = [&](auto&& f) { return backends::median_seconds(m_space, reps, f); };
+    // With one carveout for the stage's kernels, one stage first settles it (each kernel raises
+    // it to what it needs), so that each kernel alone runs at the stage's carveout, as in a run.
+    if (m_kernels.family == TetKernelFamily::Tuned && m_kernels.tuning.stage_carveout) stage(1.0, 0.0, 0.0);
     // a = 1, b = 0 keeps the fields unchanged while doing the full update's memory traffic.
     if (mode() == LiftMode::FusedStage) {
       t.seconds.push_back(measure([&] { fused_alone(); }));
@@ -619,6 +623,10 @@ class TetSolver final : public Simulation, public NodalTunable {
                t.lift != StageKernel::Tensor) {
       why = "the fused modes run the micro or the tensor-core lift kernel";
     }
+    if (why.empty() && t.stage_carveout && !fits_shared_carveout<ExecutionSpace>())
+      why = "carveout=stage: the kernels fit a shared-memory carveout on CUDA only (Kokkos 3.4)";
+    if (why.empty() && t.stage_carveout && t.mode == LiftMode::FusedStage)
+      why = "carveout=stage: the fused stage is one kernel, with no carveout to share";
     if (!why.empty()) return why;
     dispatch_order(m_order, [&](auto n) {
       constexpr int N = decltype(n)::value;
@@ -642,6 +650,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     m_kernels.family = TetKernelFamily::Tuned;
     m_kernels.tuning = t;
     m_kernels.tuned = true;
+    m_stage_carveout = -1;  // the new kernels' stage carveout, fitted as they run
     if ((t.mode == LiftMode::FusedUpdate || t.mode == LiftMode::FusedStage) && m_q_next.extent(0) != m_q.extent(0)) {
       backends::require_memory<ExecutionSpace>(double(m_q.span()) * sizeof(Real), [&] {
         return "the second field buffer of the fused-update kernels, order " + std::to_string(m_order);
@@ -736,6 +745,9 @@ class TetSolver final : public Simulation, public NodalTunable {
   std::string device() const override { return backends::device_name<ExecutionSpace>(); }
   /// The kernels this solver runs (the tuned family's choice included).
   const TetKernels& kernels() const { return m_kernels; }
+  /// The shared-memory carveout (percent) the tuned kernels of a stage share: -1 where each has
+  /// its own (NodalTuning::stage_carveout off) or before they ran.
+  int stage_carveout() const { return m_kernels.tuning.stage_carveout ? m_stage_carveout : -1; }
 
  private:
   LiftMode mode() const {
@@ -759,6 +771,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     k.q_out = m_q_next;
     k.tensor_D = m_tensor_D;
     k.tensor_L = m_tensor_L;
+    k.stage_carveout = t.stage_carveout ? &m_stage_carveout : nullptr;
     k.shape = shape;
     k.mode = t.mode;
     k.batch = t.batch;
@@ -819,6 +832,9 @@ class TetSolver final : public Simulation, public NodalTunable {
   FieldView m_q_next;                   // the fused-update kernels' second field buffer
   Kokkos::View<Real*, Mem> m_tensor_D;  // the tensor-core volume kernel's operator fragments
   Kokkos::View<Real*, Mem> m_tensor_L;  // the tensor-core lift kernel's operator fragments
+  // The shared-memory carveout all tuned kernels of a stage use: the largest any of them needs
+  // (-1 until they run; dgk/core/shared_carveout.hpp). Raised by the launches, so mutable.
+  mutable int m_stage_carveout = -1;
   double m_time = 0.0;
   std::shared_ptr<const Distribution> m_dist;
   nodal_state::Ownership<Mem> m_own;

@@ -166,6 +166,9 @@ struct TunedKernels {
   Real a = 0, b = 0, dt = 0;  ///< LSERK coefficients of the fused update
   Kokkos::View<Real*, Mem> tensor_D;  ///< D_r, D_s, D_t in fragment order (tensor_operator())
   Kokkos::View<Real*, Mem> tensor_L;  ///< LIFT in fragment order (tensor_lift_operator())
+  /// Host side: the shared-memory carveout of the stage these launches belong to (the largest its
+  /// kernels need, raised by each launch; null: each kernel its own). See shared_carveout.hpp.
+  int* stage_carveout = nullptr;
 
   // --- micro volume ------------------------------------------------------------------------
   template <int WI, int RI, int MaxRegisters>
@@ -1462,7 +1465,7 @@ struct TunedKernels {
     if (end <= begin) return;
     const auto p = policy<Tag>(space, per_team, scratch, team);
     Kokkos::parallel_for(label, p, *this);
-    fit_team_shared_carveout<TunedKernels>(p, scratch);
+    fit_team_shared_carveout<TunedKernels>(p, scratch, stage_carveout);
   }
 };
 

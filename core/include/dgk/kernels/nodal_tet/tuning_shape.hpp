@@ -61,6 +61,9 @@ struct NodalTuning {
   MicroShape lift_shape;
   LiftMode mode = LiftMode::Split;
   int batch = 1;
+  /// CUDA builds, stages of two kernels or more: the stage's kernels share one shared-memory
+  /// carveout, the largest any of them needs, instead of each its own (dgk/core/shared_carveout.hpp)
+  bool stage_carveout = false;
 };
 
 }  // namespace dgk::kernels::nodal_tet
