@@ -304,6 +304,18 @@ Stepped step_once(Backend backend, const std::string& precision, int order, cons
   return s;
 }
 
+/// The tuned family, its choice left to set_tuning or the tuner.
+physics::TetKernels tuned_family() {
+  physics::TetKernels k;
+  k.family = TetKernelFamily::Tuned;
+  return k;
+}
+
+/// A maxwell3d solver of the tuned family on `mesh`.
+auto tuned_maxwell(Backend backend, const std::string& precision, int order, const mesh::TetMesh& mesh) {
+  return physics::make_tet_solver("maxwell3d", backend, precision, order, tuned_family(), mesh, std::vector<int>(8, 0));
+}
+
 template <class Space>
 class TunedKernels : public ::testing::Test {};
 TYPED_TEST_SUITE(TunedKernels, ExecutionSpaces, SpaceNames);
@@ -339,16 +351,13 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       const double terms = nodal.np + 4 * nodal.nfp;
       const double rhs_abs = 2.0 * 3 * dsum * metric * qmax + 2.0 * 6 * lsum * fscale * 2 * qmax;
       const double tol = kSafety * eps * terms * rhs_abs * ref.dt * 5 + kSafety * eps * qmax;
-      physics::TetKernels tuned;
-      tuned.family = TetKernelFamily::Tuned;
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
       for (const auto& t : tunings) {
-        auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh,
-                                              std::vector<int>(8, 0));
+        auto probe = tuned_maxwell(backend, precision, order, mesh);
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
         if (!why.empty()) {
           // Only the backend's limits (scratch, threads per team) may stop a variant, and the
@@ -385,7 +394,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
           if (t.volume_shape.max_registers == 255) ++ran_lanes_open[t.mode == nt::LiftMode::FusedStage];
         }
-        const auto got = step_once(backend, precision, order, tuned, mesh, &t);
+        const auto got = step_once(backend, precision, order, tuned_family(), mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
         double diff = 0;
         for (std::size_t i = 0; i < got.q.size(); ++i) diff = std::max(diff, std::abs(got.q[i] - ref.q[i]));
@@ -412,7 +421,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       one_warp.volume_shape.elements = 4;
       one_warp.volume_shape.warps = 1;
       one_warp.volume_shape.lane_epilogue = true;
-      auto probe = physics::make_tet_solver("maxwell3d", backend, precision, order, tuned, mesh, std::vector<int>(8, 0));
+      auto probe = tuned_maxwell(backend, precision, order, mesh);
       const bool lane_scratch_fits = dynamic_cast<NodalTunable&>(*probe).infeasible(one_warp).empty();
       // The fused stage with one warp per team, its fields in scratch, fits where the lane-finished
       // volume does with its flux and rhs too (up to N = 5 in double under Kokkos 3.4).
@@ -469,10 +478,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
 TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
-  physics::TetKernels tuned;
-  tuned.family = TetKernelFamily::Tuned;
-  auto sim = physics::make_tet_solver("maxwell3d", BackendOf<Space>::value, "double", 2, tuned, test_box(),
-                                      std::vector<int>(8, 0));
+  auto sim = tuned_maxwell(BackendOf<Space>::value, "double", 2, test_box());
   auto& s = dynamic_cast<NodalTunable&>(*sim);
   nt::NodalTuning t;
   t.volume = nt::StageKernel::Micro;
@@ -629,23 +635,21 @@ TYPED_TEST(TunedKernels, OneCarveoutForTheStageChangesNoValue) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
   const Backend backend = BackendOf<Space>::value;
-  physics::TetKernels tuned;
-  tuned.family = TetKernelFamily::Tuned;
   const auto mesh = test_box();
   // Every two-kernel (or longer) stage that the build runs with one carveout: the same step,
   // value for value, as with each kernel's own carveout (the carveout moves no arithmetic).
   int compared = 0;
   for (int order : {2, 5}) {
     if (order > max_compiled_order) continue;
-    auto sim = physics::make_tet_solver("maxwell3d", backend, "double", order, tuned, mesh, std::vector<int>(8, 0));
+    auto sim = tuned_maxwell(backend, "double", order, mesh);
     auto& s = dynamic_cast<NodalTunable&>(*sim);
     for (auto t : variants()) {
       t.stage_carveout = true;
       if (!s.infeasible(t).empty()) continue;
       auto own = t;
       own.stage_carveout = false;
-      const auto shared = step_once(backend, "double", order, tuned, mesh, &t);
-      const auto alone = step_once(backend, "double", order, tuned, mesh, &own);
+      const auto shared = step_once(backend, "double", order, tuned_family(), mesh, &t);
+      const auto alone = step_once(backend, "double", order, tuned_family(), mesh, &own);
       EXPECT_EQ(shared.q, alone.q) << physics::to_string(t) << ", order " << order;
       ++compared;
     }
@@ -672,10 +676,8 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
   const Backend backend = BackendOf<Space>::value;
-  physics::TetKernels tuned;
-  tuned.family = TetKernelFamily::Tuned;
   const auto mesh = test_box();
-  auto sim = physics::make_tet_solver("maxwell3d", backend, "double", 3, tuned, mesh, std::vector<int>(8, 0));
+  auto sim = tuned_maxwell(backend, "double", 3, mesh);
   sim->set_fields(test_fields, 0.0);
   auto& s = dynamic_cast<NodalTunable&>(*sim);
   const auto r = physics::tune_nodal(s, mesh.num_elements(), 3);
@@ -770,11 +772,8 @@ class WrongStages : public NodalTunable {
 TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
-  physics::TetKernels tuned;
-  tuned.family = TetKernelFamily::Tuned;
   const auto mesh = test_box();
-  auto sim = physics::make_tet_solver("maxwell3d", BackendOf<Space>::value, "double", 2, tuned, mesh,
-                                      std::vector<int>(8, 0));
+  auto sim = tuned_maxwell(BackendOf<Space>::value, "double", 2, mesh);
   sim->set_fields(test_fields, 0.0);
   auto& inner = dynamic_cast<NodalTunable&>(*sim);
   // The fused-update stages wrong: another mode is chosen, and each refusal is reported.
