@@ -24,6 +24,14 @@
 
 #include <Kokkos_Core.hpp>
 
+// Whether this build fits team kernels' carveouts: CUDA, with the Kokkos 3.4 launch internals the
+// kernel function is taken from.
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
+#define DGK_FITS_SHARED_CARVEOUT 1
+#else
+#define DGK_FITS_SHARED_CARVEOUT 0
+#endif
+
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cstdlib>
 #include <cstring>
@@ -98,7 +106,7 @@ int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, 
 /// with a Kokkos whose internals this was not written for (3.4).
 template <class Functor, class Policy>
 void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* stage = nullptr) {
-#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
+#if DGK_FITS_SHARED_CARVEOUT
   if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
     using Driver = Kokkos::Impl::ParallelFor<Functor, Policy, Kokkos::Cuda>;
     using Launch = Kokkos::Impl::CudaParallelLaunchKernelFunc<
@@ -123,7 +131,7 @@ void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* st
 /// kernels can share one).
 template <class Space>
 constexpr bool fits_shared_carveout() {
-#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION / 100 == 304
+#if DGK_FITS_SHARED_CARVEOUT
   return std::is_same<Space, Kokkos::Cuda>::value;
 #else
   return false;
