@@ -446,6 +446,14 @@ int run_tune(const CommonOptions& c, const std::string& orders_text, long elemen
     row.set("stage_seconds", r->stage_seconds);
     row.set("thread_stage_seconds", r->baseline_seconds);
     row.set("timings", static_cast<int>(r->trials.size()));
+    // Every timing of the search, in the order taken: what each part of each candidate took.
+    for (const auto& t : r->trials) {
+      Report trial;
+      trial.set("part", t.part);
+      trial.set("seconds", t.seconds);
+      trial.set("tuning", dgk::physics::to_string(t.tuning));
+      row.add_row("trials", trial);
+    }
     // Stages refused because they did not compute the straightforward kernels' stage.
     std::string refused;
     for (const auto& t : r->rejected) refused += (refused.empty() ? "" : "; ") + dgk::physics::to_string(t.tuning);

@@ -331,6 +331,33 @@ TEST(Config, ExamplesAreValid) {
     for (const auto& p : {out, ck, rep, dgk::io::xdmf_path_for(out)}) std::remove(p.c_str());
   }
 }
+
+// `dgk tune --report` holds every timing of the search: one row per timing (its part, time and
+// kernels), as many as the order's count of timings.
+TEST(Tune, TheReportHoldsEveryTiming) {
+  const std::string cache = temp_path("tuning.json"), report = temp_path("tune.json");
+  const std::string cmd = "DGK_TUNING_CACHE=" + cache + " " + program() +
+                          " tune maxwell3d --backend serial --precision double --orders 1 --elements 48 --report " +
+                          report + " > /dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(report);
+  const std::string json{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::size_t at = json.find("\"timings\": ");
+  ASSERT_NE(at, std::string::npos) << json.substr(0, 2000);
+  const long timings = std::stol(json.substr(at + 11));
+  auto count = [&](const std::string& key) {
+    long n = 0;
+    for (std::size_t p = json.find(key); p != std::string::npos; p = json.find(key, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_GT(timings, 10);
+  EXPECT_EQ(count("\"part\": "), timings);
+  EXPECT_EQ(count("\"seconds\": "), timings);
+  EXPECT_EQ(count("\"tuning\": "), timings);
+  EXPECT_NE(json.find("\"part\": \"volume\""), std::string::npos);
+  EXPECT_NE(json.find("\"part\": \"stage\""), std::string::npos);
+  for (const auto& p : {cache, report}) std::remove(p.c_str());
+}
 #endif
 
 TEST(Progress, BarOnTerminalsLinesOtherwise) {

@@ -45,14 +45,30 @@ KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, 
   Physics::volume(grad, mat, out);
 }
 
-/// The scaled numerical flux Fscale n.(F(u-) - F*) at face node k (0 <= k < 4 nfp, face-major)
-/// of element e: the flux gather of one face node, shared by every kernel that computes it.
-/// NFP and NP, where given (the kernels compiled for one order), are the face and element node
-/// counts, so that the node arithmetic on the gather's path of dependent loads is by constants;
-/// 0 reads them from the operators and the fields. Every face node has a neighbour node (itself
-/// on the boundary), so the neighbour's values are loaded on every face, with the face's own,
-/// and a boundary face then replaces them by its boundary state: no load waits for the branch
-/// on the boundary code.
+/// The scaled numerical flux Fscale n.(F(u-) - F*) at a face node of element e on `face`, from
+/// the fields there (qm) and at the neighbour node (qp) and the neighbour's material (mp; the
+/// element's own on the boundary): a boundary face replaces qp by its boundary state.
+template <class Physics, class Real, class Mem>
+KOKKOS_INLINE_FUNCTION void face_flux_of_states(const MeshData<Real, Mem>& mesh, int e, int face,
+                                                const Real (&qm)[Physics::num_fields], Real (&qp)[Physics::num_fields],
+                                                const Real (&mp)[2], Real (&out)[Physics::num_fields]) {
+  constexpr int nf = Physics::num_fields;
+  const int code = mesh.bc(e, face);
+  const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
+  const Real fscale = mesh.face(e, face, 3);
+  const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+  if (code >= 0) Physics::boundary_state(code, n, qm, qp);
+  Physics::numerical_flux(n, qm, qp, mm, mp, out);
+  for (int f = 0; f < nf; ++f) out[f] *= fscale;
+}
+
+/// The scaled numerical flux at face node k (0 <= k < 4 nfp, face-major) of element e: the flux
+/// gather of one face node, shared by every kernel that computes it. NFP and NP, where given (the
+/// kernels compiled for one order), are the face and element node counts, so that the node
+/// arithmetic on the gather's path of dependent loads is by constants; 0 reads them from the
+/// operators and the fields. Every face node has a neighbour node (itself on the boundary), so
+/// the neighbour's values are loaded on every face, with the face's own, and a boundary face then
+/// replaces them by its boundary state: no load waits for the branch on the boundary code.
 template <class Physics, int NFP = 0, int NP = 0, class Real, class Mem, class FieldView>
 KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, const MeshData<Real, Mem>& mesh,
                                            const FieldView& q, int e, int k, Real (&out)[Physics::num_fields]) {
@@ -61,20 +77,14 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
   const int np = NP > 0 ? NP : static_cast<int>(q.extent(2));
   const int face = k / nfp;
   const int node = ops.fmask(face, k % nfp);
-  const int code = mesh.bc(e, face);
   const int p = mesh.mapP(e, k), ep = p / np, jp = p % np;
-  const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
-  const Real fscale = mesh.face(e, face, 3);
-  const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
   const Real mp[2] = {mesh.material(ep, 0), mesh.material(ep, 1)};  // mm on the boundary (ep = e)
   Real qm[nf], qp[nf];
   for (int f = 0; f < nf; ++f) {
     qm[f] = q(e, f, node);
     qp[f] = q(ep, f, jp);
   }
-  if (code >= 0) Physics::boundary_state(code, n, qm, qp);
-  Physics::numerical_flux(n, qm, qp, mm, mp, out);
-  for (int f = 0; f < nf; ++f) out[f] *= fscale;
+  face_flux_of_states<Physics>(mesh, e, face, qm, qp, mp, out);
 }
 
 /// QLayout is the layout of q only (the fields the kernels read): LayoutRight is the solver's
