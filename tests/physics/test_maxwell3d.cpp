@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/tet_case.hpp"
 #include "dgk_test_spaces.hpp"
+#include "face_sample.hpp"
 
 namespace {
 
@@ -56,6 +58,37 @@ TEST(Maxwell3D, CavityModeIsAnExactSolution) {
 
 // The upwind flux is dissipative: the discrete energy never grows (up to rounding), and over
 // one period it changes by no more than the discretization error allows.
+// The flux a face node computes from its face's coefficients (Fscale folded in) is the upwind
+// flux written out: E: (Z+ n x [H] - n x (n x [E])) / (eps- (Z- + Z+)), H: (-Y+ n x [E] -
+// n x (n x [H])) / (mu- (Y- + Y+)), Z = sqrt(mu / eps), Y = 1 / Z, times Fscale; for random unit
+// normals, materials on both sides in [0.5, 2], states and scales. The values are O(10), so a
+// few units in the last place of each term bound the difference.
+TEST(Maxwell3D, FluxFromFaceCoefficientsIsTheUpwindFlux) {
+  std::mt19937 gen(7);
+  auto cross = [](const double* a, const double* b, double* c) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const dgk::Testing::FaceSample<dgk::physics::Maxwell3D> x(gen);
+    const double zm = std::sqrt(x.mm[1] / x.mm[0]), zp = std::sqrt(x.mp[1] / x.mp[0]);
+    const double dE[3] = {x.qp[0] - x.qm[0], x.qp[1] - x.qm[1], x.qp[2] - x.qm[2]};
+    const double dH[3] = {x.qp[3] - x.qm[3], x.qp[4] - x.qm[4], x.qp[5] - x.qm[5]};
+    double nxE[3], nxH[3], nxnxE[3], nxnxH[3];
+    cross(x.n, dE, nxE);
+    cross(x.n, dH, nxH);
+    cross(x.n, nxE, nxnxE);
+    cross(x.n, nxH, nxnxH);
+    for (int d = 0; d < 3; ++d) {
+      const double e = x.fscale * (zp * nxH[d] - nxnxE[d]) / (x.mm[0] * (zm + zp));
+      const double h = x.fscale * (-nxE[d] / zp - nxnxH[d]) / (x.mm[1] * (1.0 / zm + 1.0 / zp));
+      EXPECT_NEAR(x.out[d], e, 1e-13) << "trial " << trial << ", E component " << d;
+      EXPECT_NEAR(x.out[d + 3], h, 1e-13) << "trial " << trial << ", H component " << d;
+    }
+  }
+}
+
 TEST(Maxwell3D, EnergyDoesNotGrowAndIsConservedToDiscretizationError) {
   CaseOptions o;
   o.order = 3;

@@ -53,20 +53,36 @@ struct Acoustic3D {
 
   /// The surface terms of paper 002's equations (1) and (2), divided by the mass coefficients
   /// 1/kappa- and rho- so that the lifted value adds to the right-hand side:
-  ///   p: kappa- (tau_p [[p]] - n.[[u]]) / 2,   u: n (tau_u n.[[u]] - [[p]]) / (2 rho-).
+  ///   p: kappa- (tau_p [[p]] - n.[[u]]) / 2,   u: n (tau_u n.[[u]] - [[p]]) / (2 rho-),
+  /// with tau_p = 1 / {{rho c}}, tau_u = {{rho c}}, rho c = sqrt(rho kappa). Their coefficients
+  /// on a face between this side's material mm and the neighbour's mp (mm again on the boundary):
+  ///   c = {kappa- tau_p / 2, kappa- / 2, tau_u / (2 rho-), 1 / (2 rho-)}.
+  /// They depend on the face only, so the solver computes them once per face, with the face's
+  /// scale folded in (the flux is linear in them), and no face node divides or takes a root.
+  static constexpr int flux_coefficients = 4;
+  static void face_coefficients(const double (&mm)[2], const double (&mp)[2], double (&c)[4]) {
+    const double zm = std::sqrt(mm[0] * mm[1]), zp = std::sqrt(mp[0] * mp[1]);
+    const double avg = 0.5 * (zm + zp);
+    c[0] = 0.5 * mm[1] / avg;
+    c[1] = 0.5 * mm[1];
+    c[2] = 0.5 / mm[0] * avg;
+    c[3] = 0.5 / mm[0];
+  }
+
+  /// The flux from the face's coefficients c (see face_coefficients), jumps [[v]] = v+ - v-:
+  ///   p: c0 [[p]] - c1 n.[[u]],   u: n (c2 n.[[u]] - c3 [[p]]).
   template <class Real>
-  KOKKOS_FORCEINLINE_FUNCTION static void numerical_flux(const Real (&n)[3], const Real (&qm)[4], const Real (&qp)[4],
-                                                         const Real (&mm)[2], const Real (&mp)[2], Real (&out)[4]) {
-    const Real zm = math::sqrt(mm[0] * mm[1]), zp = math::sqrt(mp[0] * mp[1]);  // rho c = sqrt(rho kappa)
-    const Real avg = Real(0.5) * (zm + zp);
-    const Real tau_p = Real(1) / avg, tau_u = avg;
+  KOKKOS_FORCEINLINE_FUNCTION static void face_flux(const Real (&n)[3], const Real (&c)[4], const Real (&qm)[4],
+                                                    const Real (&qp)[4], Real (&out)[4]) {
     const Real dp = qp[0] - qm[0];
     const Real dun = n[0] * (qp[1] - qm[1]) + n[1] * (qp[2] - qm[2]) + n[2] * (qp[3] - qm[3]);
-    out[0] = Real(0.5) * mm[1] * (tau_p * dp - dun);
-    const Real s = Real(0.5) / mm[0] * (tau_u * dun - dp);
+    out[0] = c[0] * dp - c[1] * dun;
+    const Real s = c[2] * dun - c[3] * dp;
     for (int d = 0; d < 3; ++d) out[d + 1] = s * n[d];
   }
-  static constexpr int flux_flops = 2 * 2 + 4 + 1 + 9 + 4 + 5 + 3;
+  /// face_flux's flops: the jumps (4), the normal component (5), three for each of p and s, and
+  /// three for u.
+  static constexpr int face_flux_flops = 4 + 5 + 2 * 3 + 3;
 
   /// Speed of sound sqrt(kappa / rho) in an element.
   static double wave_speed(const std::array<double, 2>& mat) { return std::sqrt(mat[1] / mat[0]); }

@@ -96,7 +96,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     // Refuse, with the numbers, a problem that does not fit the execution space's memory.
     {
       const double w = sizeof(Real);
-      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 16 + 2) * w + 16) +
+      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 32 + 2) * w + 16) +
                            (3.0 * np * np + 4.0 * np * nfp) * w;
       backends::require_memory<ExecutionSpace>(bytes, [&] {
         std::ostringstream what;
@@ -149,7 +149,15 @@ class TetSolver final : public Simulation, public NodalTunable {
       for (int c = 0; c < 9; ++c) hG(e, c) = Real(m_geo.drdx[e][c]);
       for (int f = 0; f < 4; ++f) {
         for (int d = 0; d < 3; ++d) hFace(e, f, d) = Real(m_geo.normal[e][f][d]);
-        hFace(e, f, 3) = Real(m_geo.fscale[e][f]);
+        // The flux coefficients between this element's material and its neighbour's across the
+        // face (the element of the face's first neighbour node: itself on the boundary, a ghost
+        // across a partition), in double, times Fscale, then rounded once.
+        const int ep = maps.vmapP[static_cast<std::size_t>(e * 4 * nfp + f * nfp)] / np;
+        const double mm[2] = {mesh.material[e][0], mesh.material[e][1]};
+        const double mp[2] = {mesh.material[ep][0], mesh.material[ep][1]};
+        double coef[Physics::flux_coefficients];
+        Physics::face_coefficients(mm, mp, coef);
+        for (int c = 0; c < Physics::flux_coefficients; ++c) hFace(e, f, 3 + c) = Real(coef[c] * m_geo.fscale[e][f]);
         if (conn.EToE[e][f] < 0) {
           const int tag = conn.bc_tag[e][f];
           DGK_THROW_IF(tag < 0 || tag >= static_cast<int>(bc_of_tag.size()) || bc_of_tag[tag] < 0,
@@ -456,11 +464,12 @@ class TetSolver final : public Simulation, public NodalTunable {
     // volume: three np x np products per field, the chain rule (5 flops per field and
     // direction) and the physics; reads q and the 9 metric terms, writes rhs.
     c[0] = {"volume", K * np * (nf * (3 * 2 * np + 3 * 5) + Physics::volume_flops), K * (2 * nf * np + 9 + 2) * w};
-    // surface: the numerical flux and the scaling at every face node; reads the element's
-    // trace (the neighbour's trace is the neighbour's own, counted there), the neighbour index,
-    // the face data and the materials, writes the flux.
-    c[1] = {"surface", K * 4 * nfp * (Physics::flux_flops + nf),
-            K * (4 * nfp * (2 * nf * w + 4) + (16 + 2) * w + 16)};
+    // surface: the numerical flux at every face node from its face's coefficients (the scale
+    // folded in); reads the element's trace (the neighbour's trace is the neighbour's own,
+    // counted there), the neighbour index, the face data (normal and coefficients) and the
+    // boundary codes, writes the flux.
+    const double face_values = 4 * (3 + Physics::flux_coefficients);
+    c[1] = {"surface", K * 4 * nfp * Physics::face_flux_flops, K * (4 * nfp * (2 * nf * w + 4) + face_values * w + 16)};
     // lift: an np x 4 nfp product per field; reads the flux, reads and writes rhs.
     c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
     // update: 5 flops per value; reads q, res, rhs, writes q, res.
@@ -468,7 +477,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     if (mode() != LiftMode::Split) {
       // The fused kernel: the gather's and the lift's flops; its traffic is the gather's without
       // the flux store, and the lift's without the flux load.
-      const double gather_bytes = K * (4 * nfp * (nf * w + 4) + (16 + 2) * w + 16);
+      const double gather_bytes = K * (4 * nfp * (nf * w + 4) + face_values * w + 16);
       StageCost fused{"surface+lift", c[1].flops + c[2].flops, gather_bytes + K * nf * 2 * np * w};
       if (mode() == LiftMode::FusedLift) return {c[0], fused, c[3]};
       // ... and the update's: reads rhs, res and q, writes res and the new q (the element's own

@@ -30,13 +30,16 @@ struct MeshData {
   int num_elements = 0;
   /// rx, sx, tx, ry, sy, ty, rz, sz, tz per element.
   Kokkos::View<Real* [9], Kokkos::LayoutRight, MemorySpace> drdx;
-  /// Outward unit normal (x, y, z) and Fscale = sJ / J of each face.
-  Kokkos::View<Real* [4][4], Kokkos::LayoutRight, MemorySpace> face;
+  /// Each face's outward unit normal (x, y, z), then the physics' flux coefficients (at most
+  /// max_flux_coefficients; Physics::face_coefficients of the materials on both sides) times
+  /// Fscale = sJ / J: one 64-byte run per face in double.
+  static constexpr int max_flux_coefficients = 5;
+  Kokkos::View<Real* [4][8], Kokkos::LayoutRight, MemorySpace> face;
   /// Neighbour node of each face node, as element * np + node; on the boundary, the node itself.
   Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> mapP;  ///< K x 4 nfp
   /// Boundary condition code of each face (physics-defined), -1 for interior faces.
   Kokkos::View<int* [4], Kokkos::LayoutRight, MemorySpace> bc;
-  /// Two material coefficients per element (physics-defined).
+  /// Two material coefficients per element (physics-defined), read by the volume term.
   Kokkos::View<Real* [2], Kokkos::LayoutRight, MemorySpace> material;
 };
 

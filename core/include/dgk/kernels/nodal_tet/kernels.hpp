@@ -46,20 +46,21 @@ KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, 
 }
 
 /// The scaled numerical flux Fscale n.(F(u-) - F*) at a face node of element e on `face`, from
-/// the fields there (qm) and at the neighbour node (qp) and the neighbour's material (mp; the
-/// element's own on the boundary): a boundary face replaces qp by its boundary state.
+/// the fields there (qm) and at the neighbour node (qp): a boundary face replaces qp by its
+/// boundary state. The face's flux coefficients (the materials on both sides and Fscale, see
+/// MeshData::face) come with its normal, so a face node neither divides nor reads a material.
 template <class Physics, class Real, class Mem>
 KOKKOS_INLINE_FUNCTION void face_flux_of_states(const MeshData<Real, Mem>& mesh, int e, int face,
                                                 const Real (&qm)[Physics::num_fields], Real (&qp)[Physics::num_fields],
-                                                const Real (&mp)[2], Real (&out)[Physics::num_fields]) {
-  constexpr int nf = Physics::num_fields;
+                                                Real (&out)[Physics::num_fields]) {
+  constexpr int nc = Physics::flux_coefficients;
+  static_assert(nc <= MeshData<Real, Mem>::max_flux_coefficients, "MeshData::face has no room for the flux coefficients");
   const int code = mesh.bc(e, face);
   const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
-  const Real fscale = mesh.face(e, face, 3);
-  const Real mm[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+  Real c[nc];
+  for (int i = 0; i < nc; ++i) c[i] = mesh.face(e, face, 3 + i);
   if (code >= 0) Physics::boundary_state(code, n, qm, qp);
-  Physics::numerical_flux(n, qm, qp, mm, mp, out);
-  for (int f = 0; f < nf; ++f) out[f] *= fscale;
+  Physics::face_flux(n, c, qm, qp, out);
 }
 
 /// The scaled numerical flux at face node k (0 <= k < 4 nfp, face-major) of element e: the flux
@@ -78,13 +79,12 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
   const int face = k / nfp;
   const int node = ops.fmask(face, k % nfp);
   const int p = mesh.mapP(e, k), ep = p / np, jp = p % np;
-  const Real mp[2] = {mesh.material(ep, 0), mesh.material(ep, 1)};  // mm on the boundary (ep = e)
   Real qm[nf], qp[nf];
   for (int f = 0; f < nf; ++f) {
     qm[f] = q(e, f, node);
     qp[f] = q(ep, f, jp);
   }
-  face_flux_of_states<Physics>(mesh, e, face, qm, qp, mp, out);
+  face_flux_of_states<Physics>(mesh, e, face, qm, qp, out);
 }
 
 /// QLayout is the layout of q only (the fields the kernels read): LayoutRight is the solver's
