@@ -10,8 +10,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "dgk/core/math.hpp"
-
 namespace dgk::physics {
 
 struct Acoustic3D {

@@ -96,7 +96,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     // Refuse, with the numbers, a problem that does not fit the execution space's memory.
     {
       const double w = sizeof(Real);
-      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 32 + 2) * w + 16) +
+      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 4 * kernels::nodal_tet::MeshData<Real, Mem>::face_values + 2) * w + 16) +
                            (3.0 * np * np + 4.0 * np * nfp) * w;
       backends::require_memory<ExecutionSpace>(bytes, [&] {
         std::ostringstream what;

@@ -32,9 +32,9 @@ struct MeshData {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, MemorySpace> drdx;
   /// Each face's outward unit normal (x, y, z), then the physics' flux coefficients (at most
   /// max_flux_coefficients; Physics::face_coefficients of the materials on both sides) times
-  /// Fscale = sJ / J: one 64-byte run per face in double.
-  static constexpr int max_flux_coefficients = 5;
-  Kokkos::View<Real* [4][8], Kokkos::LayoutRight, MemorySpace> face;
+  /// Fscale = sJ / J: face_values values, one 64-byte run per face in double.
+  static constexpr int face_values = 8, max_flux_coefficients = face_values - 3;
+  Kokkos::View<Real* [4][face_values], Kokkos::LayoutRight, MemorySpace> face;
   /// Neighbour node of each face node, as element * np + node; on the boundary, the node itself.
   Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> mapP;  ///< K x 4 nfp
   /// Boundary condition code of each face (physics-defined), -1 for interior faces.
