@@ -235,6 +235,19 @@ struct TunedKernels {
     }
   }
 
+  // The row tiles (w_i) at which warp_products loads the next k-step's fragments ahead of the
+  // current k-step's products. Measured on the H100 in double (PERFORMANCE.md, "The next
+  // k-step's fragments loaded ahead"): at w_i = 2 the lifts took 0.69-0.94 times as long; at
+  // w_i = 1 the lift at N = 6 took 1.06-1.08 times as long; at w_i = 4 the 20 more registers made
+  // the lift at N = 8 twice as long. With it at w_i = 2 only, the tuner has both loops to choose.
+  static constexpr int ahead_row_tiles = 2;
+
+  // One k-step's operands: the A fragments of MB row tiles and the B fragments of NB column tiles.
+  template <int MB, int NB>
+  struct Fragments {
+    Real a[MB], b[NB];
+  };
+
   // The team's products on the tensor cores, warp by warp: C = A B with A's 8 x 4 fragments in
   // lane order at A + (tile steps + ks) 32 and B's 4 x 8 fragments in scratch at
   // B + (ks nt + t) 32. C's row slots 0 .. slots-1 map to A's row tiles through tile_of (-1: no
@@ -257,12 +270,33 @@ struct TunedKernels {
       bool live[MB];
       for (int i = 0; i < MB; ++i) live[i] = tile[i] >= 0;
       const int cols = nt - nb * NB;
-      for (int ks = 0; ks < steps; ++ks) {
-        Real av[MB], bv[NB];
+      // The fragments of k-step ks: A's of the live row tiles, B's of the columns in range.
+      auto load = [&](int ks, Fragments<MB, NB>& x) {
+        DGK_UNROLL
         for (int i = 0; i < MB; ++i)
-          av[i] = live[i] ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
-        for (int j = 0; j < NB; ++j) bv[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
-        mma_f64_block<Paired>(acc, av, bv, live, cols);
+          x.a[i] = live[i] ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
+        DGK_UNROLL
+        for (int j = 0; j < NB; ++j) x.b[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
+      };
+      auto multiply = [&](const Fragments<MB, NB>& x) { mma_f64_block<Paired>(acc, x.a, x.b, live, cols); };
+      if constexpr (MB == ahead_row_tiles) {
+        // The next k-step's fragments are loaded before this k-step's products, so that their
+        // loads are in flight during the products whatever registers the compiler gives the
+        // kernel.
+        Fragments<MB, NB> x;
+        load(0, x);
+        for (int ks = 0; ks < steps; ++ks) {
+          Fragments<MB, NB> next{};
+          if (ks + 1 < steps) load(ks + 1, next);
+          multiply(x);
+          x = next;
+        }
+      } else {
+        for (int ks = 0; ks < steps; ++ks) {
+          Fragments<MB, NB> x;
+          load(ks, x);
+          multiply(x);
+        }
       }
       DGK_UNROLL
       for (int i = 0; i < MB; ++i)
