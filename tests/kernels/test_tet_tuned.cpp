@@ -263,10 +263,11 @@ bool paired_tensor_cores(Backend backend, const std::string& precision) {
 bool register_caps(Backend backend, int order) { return backend == Backend::Cuda && order <= 3; }
 
 /// Whether the lane-finished tensor volume kernel keeps maxwell3d's fields in registers at this
-/// order (at most 64 values per lane: kst = ceil(np / 4) k-steps times three column tiles).
+/// order (at most nt::max_lane_register_fields values per lane: kst = ceil(np / 4) k-steps
+/// times three column tiles).
 bool register_fields(int order) {
   const int np = (order + 1) * (order + 2) * (order + 3) / 6;
-  return (np + 3) / 4 * 3 <= 64;
+  return (np + 3) / 4 * 3 <= nt::max_lane_register_fields;
 }
 
 /// Whether the lane-finished tensor volume and stage with their fields in registers are compiled

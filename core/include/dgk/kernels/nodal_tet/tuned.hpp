@@ -150,7 +150,8 @@ struct TunedKernels {
   static constexpr int mtd = (np + 7) / 8, kst = (np + 3) / 4, tensor_col_tiles = 3;
   // The lane-finished tensor volume kernel: 8-column tiles per four elements (two fields per
   // lane and tile), the B values a lane holds, and the most it may hold in registers.
-  static constexpr int lane_tiles = (nf + 1) / 2, lane_fields = kst * lane_tiles, max_lane_fields = 64;
+  static constexpr int lane_tiles = (nf + 1) / 2, lane_fields = kst * lane_tiles,
+                       max_lane_fields = max_lane_register_fields;
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;

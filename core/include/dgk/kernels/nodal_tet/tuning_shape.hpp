@@ -13,6 +13,12 @@ enum class LiftMode { Split, FusedLift, FusedUpdate, FusedStage };
 /// Which implementation a stage runs.
 enum class StageKernel { Thread, Micro, Batched, Tensor };
 
+/// The most B values per lane the lane-finished tensor volume (and fused stage) is compiled to
+/// keep in registers (MicroShape::register_fields): kst = ceil(np / 4) k-steps times
+/// (nf + 1) / 2 column tiles, so up to N = 6 for Maxwell (docs/PERFORMANCE.md, "Fields in
+/// registers at N = 6").
+inline constexpr int max_lane_register_fields = 64;
+
 /// Work distribution of a micro kernel (the parameters of paper 000, Table 3).
 struct MicroShape {
   int elements = 1;       ///< k, elements per microblock
