@@ -361,13 +361,14 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
 }
 // The kernel as the shape says: as compiled, or (fields in registers, unpaired) under a register
 // cap or the open bounds of one team per SM, the same launch bounds as the Kokkos kernel's
-// (TunedKernels::PolicyOf: teams of up to eight warps).
+// (TunedKernels::PolicyOf: teams of up to eight warps, of up to two under the cap of 168).
 template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
 __global__ void tensor_volume_lanes_kernel(DGK_LANES_VOLUME_PARAMS) {
   tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled>(A, drdx, material, q, rhs, K, ws);
 }
-template <int N, int WI, int MaxRegisters>
-__global__ void __launch_bounds__(256, kernels::nodal_tet::teams_per_sm(MaxRegisters, 256))
+template <int N, int WI, int MaxRegisters,
+          int Team = MaxRegisters == kernels::nodal_tet::lanes_mid_registers ? kernels::nodal_tet::lanes_mid_team : 256>
+__global__ void __launch_bounds__(Team, kernels::nodal_tet::teams_per_sm(MaxRegisters, Team))
     tensor_volume_lanes_capped_kernel(DGK_LANES_VOLUME_PARAMS) {
   tensor_volume_lanes_body<N, WI, false, true, true>(A, drdx, material, q, rhs, K, ws);
 }
@@ -449,6 +450,9 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
             if (shape.max_registers == Tuned::tensor_lanes_cap) {
               if constexpr (Tuned::lanes_register_caps && !P)
                 go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
+            } else if (shape.max_registers == Tuned::tensor_lanes_mid) {
+              if constexpr (Tuned::lanes_mid_caps && WI == 1 && !P)
+                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_mid>);
             } else if (shape.max_registers == Tuned::tensor_lanes_open) {
               if constexpr (Tuned::lanes_open_bounds && !P)
                 go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_open>);

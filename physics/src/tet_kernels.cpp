@@ -72,11 +72,15 @@ std::string to_string(const TetKernels& k) {
 
 std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
   using namespace kernels::nodal_tet;
-  auto shape = [](const MicroShape& m) {
+  auto teams = [](const MicroShape& m) {
+    return m.resident_teams > 0 ? " teams=" + std::to_string(m.resident_teams) : std::string();
+  };
+  auto shape = [&](const MicroShape& m) {
     const char* staged = m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
     return " k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
            (m.rows > 1 ? " ri=" + std::to_string(m.rows) : std::string()) + " ws=" + std::to_string(m.sequential) +
-           " staged=" + staged + (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string());
+           " staged=" + staged + (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
+           teams(m);
   };
   auto stage = [&](StageKernel k, const MicroShape& m) {
     switch (k) {
@@ -93,7 +97,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.lane_epilogue ? " epilogue=lane" : std::string()) +
                (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string())) +
                (m.batched_loads ? " loads=batched" : std::string()) +
-               (m.async_copies ? " loads=async" : std::string());
+               (m.async_copies ? " loads=async" : std::string()) +
+               (m.loads_ahead ? " loads=ahead" : std::string()) + teams(m);
     }
     return std::string();
   };

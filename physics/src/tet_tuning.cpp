@@ -142,7 +142,7 @@ struct Search {
   // every candidate is then infeasible and skipped). Passes over the nodes are the volume's.
   std::vector<TuningTrial> tensor(NodalTuning base, bool volume, TunedPart part, const std::string& name) {
     auto with = [&](int k, int wi, int ws, int warps, int passes, bool staged_product, bool paired = false,
-                    int max_registers = 0, bool batched = false, bool async = false) {
+                    int max_registers = 0, bool batched = false, bool async = false, bool ahead = false) {
       NodalTuning t = base;
       MicroShape s;
       s.elements = k;
@@ -155,6 +155,7 @@ struct Search {
       s.max_registers = max_registers;
       s.batched_loads = batched;
       s.async_copies = async;
+      s.loads_ahead = ahead;
       (volume ? t.volume_shape : t.lift_shape) = s;
       (volume ? t.volume : t.lift) = StageKernel::Tensor;
       return t;
@@ -164,7 +165,7 @@ struct Search {
       for (int passes : volume ? std::vector<int>{1, 2, 3, 4, 8} : std::vector<int>{1})
         for (bool staged : volume ? std::vector<bool>{false} : std::vector<bool>{false, true})
           first.push_back(with(k, 2, 1, 4, passes, staged));
-    return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
+    auto best = two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = volume ? t.volume_shape : t.lift_shape;
       // Row tiles paired into m16n8k4 where the build has it (else refused and skipped).
       for (int wi : {1, 2, 4})
@@ -176,7 +177,8 @@ struct Search {
             }
       // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps),
       // with batched loads (more loads in flight per thread, more registers), capped or not, and
-      // with asynchronous copies of the epilogue's operands (its product through scratch).
+      // with asynchronous copies of the epilogue's operands (its product through scratch); at
+      // w_i = 1 also with the next k-step's fragments loaded ahead.
       if (!volume)
         for (int wi : {1, 2})
           for (int warps : {4, 8})
@@ -185,8 +187,25 @@ struct Search {
                 if (cap != 0 || batched)
                   second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, cap, batched));
               second.push_back(with(s.elements, wi, 1, warps, 1, true, false, cap, false, true));
+              if (wi == 1 && cap == 0)
+                second.push_back(with(s.elements, 1, 1, warps, 1, s.staged_product, false, 0, false, false, true));
             }
     });
+    if (volume) return best;
+    // The three fastest lifts with fewer resident teams (a smaller shared-memory carveout, more
+    // L1 for LIFT): as many warps per SM as two or three teams of eight warps (refused and skipped
+    // where the build does not fit carveouts).
+    std::vector<NodalTuning> third;
+    for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b)
+      for (int teams : {2, 3}) {
+        NodalTuning t = best[b].tuning;
+        t.lift_shape.resident_teams = teams * 8 / t.lift_shape.warps;
+        third.push_back(t);
+      }
+    auto more = time_all(third, part, name);
+    best.insert(best.end(), more.begin(), more.end());
+    fastest_first(best);
+    return best;
   }
 
   // The tensor-core volume finished by the lanes (four elements per warp): the fields in
@@ -223,13 +242,15 @@ struct Search {
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
       // The fields in registers under a register cap of 64, for more resident teams (the volume
-      // at the low orders), and under launch bounds of one team per SM (255: the compiler keeps
-      // more operator loads in flight); refused and skipped where not compiled.
+      // at the low orders), of 168 (twelve warps per SM, teams of one or two warps at w_i = 1,
+      // N = 3..5), and under launch bounds of one team per SM (255: the compiler keeps more
+      // operator loads in flight); refused and skipped where not compiled.
       if (s.register_fields)
-        for (int cap : {64, 255})
+        for (int cap : {64, 168, 255})
           for (int wi : {1, 2})
             for (int ws : {1, 2, 4})
-              if (cap == 255 || !stage) second.push_back(with(wi, ws, s.warps, false, true, true, cap));
+              if ((cap != 64 || !stage) && (cap != 168 || wi == 1))
+                second.push_back(with(wi, ws, s.warps, false, true, true, cap));
     });
   }
 
@@ -331,9 +352,24 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
   }
 
   // 4. Whole stages: the finalists in turn over three rounds, each its median. A stage of two
+  // kernels also with the next volume kernels of step 1 within near_volume of the fastest: two
+  // volumes that tie alone can differ in a stage, where the lift follows them. A stage of two
   // kernels or more also with one shared-memory carveout for its kernels (where the build fits
   // carveouts): its kernels' own carveouts can cost more in a stage than each saves alone
   // (dgk/core/shared_carveout.hpp).
+  constexpr double near_volume = 1.02;
+  constexpr std::size_t near_volumes = 2;
+  for (std::size_t i = 0, n = finalists.size(); i < n; ++i) {
+    if (finalists[i].mode == LiftMode::FusedStage || finalists[i].lift == StageKernel::Batched) continue;
+    for (std::size_t v = 1; v < vol.size() && v <= near_volumes; ++v) {
+      if (vol[v].seconds > near_volume * vol.front().seconds) break;
+      NodalTuning t = finalists[i];
+      t.volume = vol[v].tuning.volume;
+      t.volume_shape = vol[v].tuning.volume_shape;
+      if (t.volume == StageKernel::Batched) continue;  // its batch is the lift's too
+      if (solver.infeasible(t).empty()) finalists.push_back(t);
+    }
+  }
   for (std::size_t i = 0, n = finalists.size(); i < n; ++i) {
     NodalTuning shared = finalists[i];
     shared.stage_carveout = true;
@@ -402,6 +438,8 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"max_registers", s.max_registers},
           {"batched_loads", s.batched_loads},
           {"async_copies", s.async_copies},
+          {"loads_ahead", s.loads_ahead},
+          {"resident_teams", s.resident_teams},
           {"staged", staging_name(s.staging)}};
 }
 
@@ -438,6 +476,8 @@ MicroShape shape_of(const nlohmann::json& j) {
   s.max_registers = j.value("max_registers", 0);
   s.batched_loads = j.value("batched_loads", false);
   s.async_copies = j.value("async_copies", false);
+  s.loads_ahead = j.value("loads_ahead", false);
+  s.resident_teams = j.value("resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }

@@ -144,11 +144,13 @@ std::vector<nt::NodalTuning> variants() {
     all.push_back(t);
   }
   // The same with its fields in registers under a register cap (64: compiled at N <= 3 on the
-  // tensor cores) or launch bounds of one team per SM (255: wherever the fields fit registers, in
-  // the fused stage too): one or two row tiles per pass, a partly empty last team.
+  // tensor cores; 168: N = 3..5, w_i = 1, teams of up to two warps, in the fused stage too) or
+  // launch bounds of one team per SM (255: wherever the fields fit registers, in the fused stage
+  // too): one or two row tiles per pass, a partly empty last team.
   for (auto [wi, ws, warps, cap, stage] : {std::array{1, 1, 4, 64, 0}, std::array{2, 3, 3, 64, 0},
                                            std::array{1, 1, 2, 255, 0}, std::array{2, 3, 3, 255, 0},
-                                           std::array{1, 2, 1, 255, 1}, std::array{2, 3, 1, 255, 1}}) {
+                                           std::array{1, 2, 1, 255, 1}, std::array{2, 3, 1, 255, 1},
+                                           std::array{1, 3, 2, 168, 0}, std::array{1, 2, 1, 168, 1}}) {
     nt::NodalTuning t = base;
     if (stage) t.mode = nt::LiftMode::FusedStage;
     t.volume = nt::StageKernel::Tensor;
@@ -226,6 +228,18 @@ std::vector<nt::NodalTuning> variants() {
       t.mode = mode;
       all.push_back(t);
     }
+  // The tensor-core lift at w_i = 1 with the next k-step's fragments loaded ahead, in each mode,
+  // its product where it lands or through scratch (partial groups, a second group in sequence).
+  for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
+    for (auto [k, ws, warps, staged] : {std::array{1, 2, 4, 1}, std::array{5, 1, 8, 0}}) {
+      nt::NodalTuning t = base;
+      t.lift = nt::StageKernel::Tensor;
+      t.lift_shape = tensor_shape(k, 1, ws, warps, 1);
+      t.lift_shape.staged_product = staged != 0;
+      t.lift_shape.loads_ahead = true;
+      t.mode = mode;
+      all.push_back(t);
+    }
   for (int b : {1, 3, 7}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Batched;
@@ -274,6 +288,12 @@ bool register_fields(int order) {
 /// under launch bounds of one team per SM (max_registers = 255): wherever the fields fit.
 bool lanes_open_bounds(Backend backend, const std::string& precision, int order) {
   return tensor_cores(backend, precision) && register_fields(order);
+}
+
+/// Whether they are compiled under the register cap of 168 too (max_registers = 168, w_i = 1,
+/// teams of up to two warps): at N = 3..5.
+bool lanes_mid_caps(Backend backend, const std::string& precision, int order) {
+  return lanes_open_bounds(backend, precision, order) && order >= 3 && order <= 5;
 }
 
 /// Whether a tuning runs a tensor-core kernel with paired row tiles.
@@ -355,8 +375,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       // Variants run per kind: micro split, fused lift, fused update, batched.
       int ran[4] = {0, 0, 0, 0}, ran_rows = 0, ran_tensor[4] = {0, 0, 0, 0}, ran_paired = 0, ran_capped = 0,
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
-          ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0};
+          ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
+      int ran_ahead = 0;
       for (const auto& t : tunings) {
         auto probe = tuned_maxwell(backend, precision, order, mesh);
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
@@ -365,8 +386,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           // tensor-core kernel where the build or the precision has none (or no m16n8k4), and
           // the register cap where it is not compiled.
           const bool no_cap = t.volume_shape.max_registers != 0 &&
-                              !(t.volume_shape.max_registers == 255 ? lanes_open_bounds(backend, precision, order)
-                                                                     : register_caps(backend, order));
+                              !(t.volume_shape.max_registers == 255   ? lanes_open_bounds(backend, precision, order)
+                                : t.volume_shape.max_registers == 168 ? lanes_mid_caps(backend, precision, order)
+                                                                      : register_caps(backend, order));
           const bool no_registers = t.volume_shape.register_fields && !register_fields(order);
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
@@ -386,14 +408,18 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
-        if (t.volume_shape.max_registers != 0 && t.volume_shape.max_registers != 255) ++ran_capped;  // 255: below
+        if (t.volume_shape.max_registers != 0 && t.volume_shape.max_registers != 255 &&
+            t.volume_shape.max_registers != 168)
+          ++ran_capped;  // 255, 168: below
         if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
         if (t.lift_shape.batched_loads) ++ran_batched;
         if (t.lift_shape.async_copies) ++ran_async[static_cast<int>(t.mode)];
+        if (t.lift_shape.loads_ahead) ++ran_ahead;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
           if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
           if (t.volume_shape.max_registers == 255) ++ran_lanes_open[t.mode == nt::LiftMode::FusedStage];
+          if (t.volume_shape.max_registers == 168) ++ran_lanes_mid[t.mode == nt::LiftMode::FusedStage];
         }
         const auto got = step_once(backend, precision, order, tuned_family(), mesh, &t);
         ASSERT_EQ(got.q.size(), ref.q.size());
@@ -456,6 +482,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         }
         EXPECT_GE(ran_async[0] + ran_async[1], 4)
             << precision << " order " << order << ": the lift with asynchronous copies did not run";
+        // The lift with its fragments loaded ahead, one element per group, in each mode.
+        EXPECT_GE(ran_ahead, 3) << precision << " order " << order << ": the lift with loads ahead did not run";
       }
       if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
@@ -468,6 +496,11 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         EXPECT_TRUE(ran_lanes_open[0] >= 2 && ran_lanes_open[1] >= 2)
             << precision << " order " << order << ": the lane-finished volume and stage under launch bounds of one "
             << "team per SM did not run (" << ran_lanes_open[0] << " and " << ran_lanes_open[1] << " times)";
+      }
+      if (lanes_mid_caps(backend, precision, order)) {
+        EXPECT_TRUE(ran_lanes_mid[0] >= 1 && ran_lanes_mid[1] >= 1)
+            << precision << " order " << order << ": the lane-finished volume and stage under the register cap of 168 "
+            << "did not run (" << ran_lanes_mid[0] << " and " << ran_lanes_mid[1] << " times)";
       }
       if (paired_tensor_cores(backend, precision)) {
         EXPECT_GE(ran_paired, 1) << precision << " order " << order << ": no variant with paired row tiles ran";
@@ -538,6 +571,9 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.volume_shape.register_fields = true;
   t.volume_shape.max_registers = 128;
   EXPECT_NE(s.infeasible(t).find(cores ? "register cap" : "tensor cores"), std::string::npos) << s.infeasible(t);
+  t.volume_shape.max_registers = 168;  // compiled at N = 3..5 (this solver's order is 2)
+  EXPECT_NE(s.infeasible(t).find(cores ? "168 at N = 3..5 with w_i = 1" : "tensor cores"), std::string::npos)
+      << s.infeasible(t);
   t = {};
   t.lift = nt::StageKernel::Micro;
   t.lift_shape.batched_loads = true;  // the tensor-core lift's only
@@ -568,6 +604,27 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
                                                                                  : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
+  // Loads ahead: the tensor-core lift at w_i = 1 only (at w_i = 2 they always are).
+  t = {};
+  t.lift = nt::StageKernel::Micro;
+  t.lift_shape.loads_ahead = true;
+  EXPECT_NE(s.infeasible(t).find("lift: loads ahead are compiled for the tensor-core lift only"), std::string::npos)
+      << s.infeasible(t);
+  t = {};
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.loads_ahead = true;  // w_i = 1: runs where the build has tensor cores
+  if (tensor_cores(BackendOf<Space>::value, "double")) {
+    EXPECT_TRUE(s.infeasible(t).empty()) << s.infeasible(t);
+    t.lift_shape.inline_blocks = 2;
+    EXPECT_NE(s.infeasible(t).find("loads ahead (loads=ahead) are compiled for the tensor-core lift with w_i = 1"),
+              std::string::npos)
+        << s.infeasible(t);
+    t.lift_shape.inline_blocks = 1;
+    t.lift_shape.max_registers = 64;
+    EXPECT_NE(s.infeasible(t).find("loads=ahead"), std::string::npos) << s.infeasible(t);
+  } else {
+    EXPECT_NE(s.infeasible(t).find("tensor cores"), std::string::npos) << s.infeasible(t);
+  }
   t = {};
   t.mode = nt::LiftMode::FusedLift;  // with the thread lift
   EXPECT_NE(s.infeasible(t).find("fused modes"), std::string::npos);
@@ -630,35 +687,78 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.volume_shape.elements = 4;
   t.volume_shape.lane_epilogue = true;
   EXPECT_NE(s.infeasible(t).find("carveout=stage"), std::string::npos) << s.infeasible(t);
+  // Fewer resident teams: the micro and tensor-core kernels, through the carveout (CUDA), apart
+  // from a stage's shared carveout; a negative count is an error.
+  t = {};
+  t.lift = nt::StageKernel::Micro;
+  t.lift_shape.resident_teams = 2;
+  if (fits_shared_carveout<Space>()) {
+    EXPECT_TRUE(s.infeasible(t).empty()) << s.infeasible(t);
+  } else {
+    EXPECT_NE(s.infeasible(t).find("lift: teams=2 resident per multiprocessor: the resident teams are capped "
+                                   "through the shared-memory carveout"),
+              std::string::npos)
+        << s.infeasible(t);
+  }
+  t.lift_shape.resident_teams = -1;
+  EXPECT_NE(s.infeasible(t).find("lift: teams=-1 resident per multiprocessor (expected a positive number"),
+            std::string::npos)
+      << s.infeasible(t);
+  EXPECT_THROW(s.set_tuning(t), Error);
+  t = {};
+  t.volume_shape.resident_teams = 3;  // the thread volume kernel
+  EXPECT_NE(s.infeasible(t).find("volume: teams=3 resident per multiprocessor: a cap on resident teams is for the "
+                                 "micro and tensor-core kernels"),
+            std::string::npos)
+      << s.infeasible(t);
+  if (fits_shared_carveout<Space>()) {
+    t = {};
+    t.lift = nt::StageKernel::Micro;
+    t.lift_shape.resident_teams = 2;
+    t.stage_carveout = true;
+    EXPECT_NE(s.infeasible(t).find("with carveout=stage"), std::string::npos) << s.infeasible(t);
+  }
 }
 
-TYPED_TEST(TunedKernels, OneCarveoutForTheStageChangesNoValue) {
+TYPED_TEST(TunedKernels, TheCarveoutChangesNoValue) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
   const Backend backend = BackendOf<Space>::value;
   const auto mesh = test_box();
-  // Every two-kernel (or longer) stage that the build runs with one carveout: the same step,
-  // value for value, as with each kernel's own carveout (the carveout moves no arithmetic).
-  int compared = 0;
+  // Every two-kernel (or longer) stage that the build runs with one carveout, and every stage
+  // whose last kernel is capped at one or two resident teams: the same step, value for value, as
+  // with each kernel's own carveout for all the teams it can hold (the carveout moves no
+  // arithmetic).
+  int compared = 0, capped = 0;
   for (int order : {2, 5}) {
     if (order > max_compiled_order) continue;
     auto sim = tuned_maxwell(backend, "double", order, mesh);
     auto& s = dynamic_cast<NodalTunable&>(*sim);
-    for (auto t : variants()) {
-      t.stage_carveout = true;
-      if (!s.infeasible(t).empty()) continue;
-      auto own = t;
-      own.stage_carveout = false;
-      const auto shared = step_once(backend, "double", order, tuned_family(), mesh, &t);
+    for (const auto& own : variants()) {
+      if (!s.infeasible(own).empty()) continue;
       const auto alone = step_once(backend, "double", order, tuned_family(), mesh, &own);
-      EXPECT_EQ(shared.q, alone.q) << physics::to_string(t) << ", order " << order;
-      ++compared;
+      auto shared = own;
+      shared.stage_carveout = true;
+      if (s.infeasible(shared).empty()) {
+        EXPECT_EQ(step_once(backend, "double", order, tuned_family(), mesh, &shared).q, alone.q)
+            << physics::to_string(shared) << ", order " << order;
+        ++compared;
+      }
+      for (int teams : {1, 2}) {
+        auto few = own;
+        (few.mode == nt::LiftMode::FusedStage ? few.volume_shape : few.lift_shape).resident_teams = teams;
+        if (!s.infeasible(few).empty()) continue;
+        EXPECT_EQ(step_once(backend, "double", order, tuned_family(), mesh, &few).q, alone.q)
+            << physics::to_string(few) << ", order " << order;
+        ++capped;
+      }
     }
   }
   if (fits_shared_carveout<Space>()) {
     EXPECT_GT(compared, 0);
+    EXPECT_GT(capped, 0);
   } else {
-    EXPECT_EQ(compared, 0);  // refused where the kernels fit no carveout
+    EXPECT_EQ(compared + capped, 0);  // refused where the kernels fit no carveout
   }
 }
 

@@ -19,6 +19,15 @@
 // kernel at the largest one, against 1.57 ms at the same carveout in a loop of its own (Nsight
 // Compute); alternating carveouts between other kernels cost nothing measurable
 // (docs/PERFORMANCE.md, "Whole stages against the sum of their kernels").
+// A kernel can also be given fewer resident teams than its registers and threads allow
+// (`max_resident`, a tuning parameter, MicroShape::resident_teams): its carveout is then fitted to
+// that many teams, so that the shared memory, not the registers, limits the teams per
+// multiprocessor and the L1 keeps the rest. The driver rounds a carveout up to one of the sizes
+// the hardware has (on the H100: 0, 8, 16, 32, 64, 100, 132, 164, 196 and 228 KB), which may hold
+// one team more. Such a kernel keeps its own carveout in a stage that shares one (a stage's
+// carveout would undo the cap). On the H100 three resident teams of the fused gather + lift +
+// update of eight warps at N = 6 (four fit) took 0.92 times as long (docs/PERFORMANCE.md, "Fewer
+// resident teams of the tensor-core lift").
 // DGK_SHARED_CARVEOUT=max in the environment keeps Kokkos's preference (for measuring).
 #pragma once
 
@@ -54,20 +63,24 @@ inline bool shared_carveout_max() {
 struct CarveoutMemo {
   int threads = -1;
   std::size_t dynamic_shared = 0;
+  int max_resident = 0;
   int need = -1;
   int percent = -1;
 };
 
 /// The carveout (percent of the multiprocessor's shared memory) that holds the resident blocks of
 /// `kernel` launched with `threads` per block and `dynamic_shared` bytes of dynamic shared memory
-/// each. Sets the larger of it and `floor` as the kernel's preference and returns it (what this
-/// kernel needs), or -1 where it left the preference alone.
+/// each, at most `max_resident` of them where that is positive. Sets the larger of it and `floor`
+/// as the kernel's preference and returns it (what this kernel needs), or -1 where it left the
+/// preference alone.
 template <class Kernel>
-int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, CarveoutMemo& memo, int floor = -1) {
+int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, CarveoutMemo& memo, int floor = -1,
+                        int max_resident = 0) {
   if (shared_carveout_max()) return -1;
-  if (threads != memo.threads || dynamic_shared != memo.dynamic_shared) {
+  if (threads != memo.threads || dynamic_shared != memo.dynamic_shared || max_resident != memo.max_resident) {
     memo.threads = threads;
     memo.dynamic_shared = dynamic_shared;
+    memo.max_resident = max_resident;
     memo.need = memo.percent = -1;
     int device = 0, per_sm = 0, reserved = 0, blocks = 0;
     cudaFuncAttributes attributes{};
@@ -81,7 +94,9 @@ int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, 
     }
     const std::size_t per_block = dynamic_shared + attributes.sharedSizeBytes + static_cast<std::size_t>(reserved);
     const std::size_t fit = per_block > 0 ? static_cast<std::size_t>(per_sm) / per_block : blocks;
-    const std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
+    std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
+    if (max_resident > 0 && static_cast<std::size_t>(max_resident) < resident)
+      resident = static_cast<std::size_t>(max_resident);
     const std::size_t need = resident * per_block;
     const int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
     memo.need = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
@@ -102,10 +117,11 @@ int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, 
 
 /// After a launch of `functor` with the team policy `policy` and `scratch` bytes of team scratch
 /// per team: fits the kernel's shared-memory carveout (see the file comment), at least `*stage`
-/// where given, and raises `*stage` to what this kernel needs. Nothing on other backends, or
-/// with a Kokkos whose internals this was not written for (3.4).
+/// where given, and raises `*stage` to what this kernel needs. With `max_resident` > 0: fitted to
+/// at most that many resident teams, apart from the stage's carveout. Nothing on other backends,
+/// or with a Kokkos whose internals this was not written for (3.4).
 template <class Functor, class Policy>
-void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* stage = nullptr) {
+void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* stage = nullptr, int max_resident = 0) {
 #if DGK_FITS_SHARED_CARVEOUT
   if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
     using Driver = Kokkos::Impl::ParallelFor<Functor, Policy, Kokkos::Cuda>;
@@ -115,15 +131,16 @@ void fit_team_shared_carveout(const Policy& policy, std::size_t scratch, int* st
     const int team = policy.team_size();
     // Kokkos's team kernels put sizeof(double) (team size + 2) bytes of their own before the
     // team scratch.
-    const int need =
-        fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2), memo,
-                            stage != nullptr ? *stage : -1);
-    if (stage != nullptr && need > *stage) *stage = need;
+    const bool shared = stage != nullptr && max_resident <= 0;
+    const int need = fit_shared_carveout(Launch::get_kernel_func(), team, scratch + sizeof(double) * (team + 2),
+                                         memo, shared ? *stage : -1, max_resident);
+    if (shared && need > *stage) *stage = need;
   }
 #else
   (void)policy;
   (void)scratch;
   (void)stage;
+  (void)max_resident;
 #endif
 }
 

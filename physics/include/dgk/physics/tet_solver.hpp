@@ -14,6 +14,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <Kokkos_Core.hpp>
@@ -611,7 +612,8 @@ class TetSolver final : public Simulation, public NodalTunable {
             "and the tensor-core lift only";
     // Load orders compiled for the tensor-core kernels only (which of them, TunedKernels says).
     for (const auto& [flag, what] : {std::pair{&kernels::nodal_tet::MicroShape::batched_loads, "batched loads"},
-                                     std::pair{&kernels::nodal_tet::MicroShape::async_copies, "asynchronous copies"}})
+                                     std::pair{&kernels::nodal_tet::MicroShape::async_copies, "asynchronous copies"},
+                                     std::pair{&kernels::nodal_tet::MicroShape::loads_ahead, "loads ahead"}})
       if (why.empty() && ((t.lift_shape.*flag && t.lift != StageKernel::Tensor) ||
                           (t.volume_shape.*flag && t.volume != StageKernel::Tensor)))
         why = std::string(t.lift_shape.*flag && t.lift != StageKernel::Tensor ? "lift" : "volume") + ": " + what +
@@ -636,6 +638,26 @@ class TetSolver final : public Simulation, public NodalTunable {
       why = "carveout=stage: the kernels fit a shared-memory carveout on CUDA only (Kokkos 3.4)";
     if (why.empty() && t.stage_carveout && t.mode == LiftMode::FusedStage)
       why = "carveout=stage: the fused stage is one kernel, with no carveout to share";
+    // Fewer resident teams, through the carveout: the micro and tensor-core kernels, where the
+    // build fits carveouts, apart from a carveout shared by the stage (which would undo the cap).
+    for (const auto& [s, k, what] : {std::tuple{&t.volume_shape, t.volume, "volume"},
+                                     std::tuple{&t.lift_shape, t.mode == LiftMode::FusedStage ? StageKernel::Thread
+                                                                                             : t.lift, "lift"}}) {
+      if (!why.empty() || s->resident_teams == 0) continue;
+      std::ostringstream o;
+      o << what << ": teams=" << s->resident_teams << " resident per multiprocessor";
+      if (s->resident_teams < 0)
+        o << " (expected a positive number, or 0 for as many as registers and threads allow)";
+      else if (k != StageKernel::Micro && k != StageKernel::Tensor)
+        o << ": a cap on resident teams is for the micro and tensor-core kernels";
+      else if (!fits_shared_carveout<ExecutionSpace>())
+        o << ": the resident teams are capped through the shared-memory carveout, on CUDA only (Kokkos 3.4)";
+      else if (t.stage_carveout)
+        o << " with carveout=stage: the stage's carveout would undo the cap";
+      else
+        continue;
+      why = o.str();
+    }
     if (!why.empty()) return why;
     dispatch_order(m_order, [&](auto n) {
       constexpr int N = decltype(n)::value;

@@ -15,19 +15,22 @@
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best
 //     (for the lift also under a register cap of 64 and with batched loads, capped or not, and
-//     with asynchronous copies through scratch, capped or not: w_i = 1, 2 x 4, 8 warps);
+//     with asynchronous copies through scratch, capped or not: w_i = 1, 2 x 4, 8 warps; at w_i = 1
+//     uncapped also with the next k-step's fragments loaded ahead; then the
+//     three fastest lifts with fewer resident teams, as many warps per SM as two or three teams
+//     of eight warps, where the build fits shared-memory carveouts);
 //     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
 //     in scratch with unrolled k-steps, x warps, then w_i x w_s x paired for the three best
 //     (with its fields in registers also w_i x w_s under a register cap of 64, compiled at
-//     N <= 3);
+//     N <= 3, and under launch bounds of 168 and of 255 registers);
 //  2. lift, the same way, in each mode: split (the flux from the surface kernel through memory;
 //     thread, batched, micro and tensor), fused lift (gather and lift in one kernel), fused update
 //     (also the LSERK update), each with the micro and the tensor-core kernel;
 //  3. where the build has FP64 tensor cores, the whole stage in one kernel (fused stage: the
 //     volume finished by the lanes with the gather, the lift and the update), searched like that
 //     volume kernel but timed as whole stages;
-//  4. the whole RK stage for the best of each mode, with the best volume kernel, and the best
-//     fused stage: the fastest stage wins.
+//  4. the whole RK stage for the best of each mode, with the best volume kernel and with the
+//     next two volume kernels within 2% of it, and the best fused stage: the fastest stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
 // Every stage timed in 3 and 4 is first checked against the straightforward kernels' stage from
 // the same state (NodalTunable::stage_deviation): one that does not compute it (a kernel wrong

@@ -98,7 +98,7 @@ struct TagBatchedVolume {};
 struct TagBatchedLift {};
 template <int MB, bool Paired>
 struct TagTensorVolume {};
-template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false>
+template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false, bool Ahead = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0>
 struct TagTensorVolumeLanes {};
@@ -110,19 +110,23 @@ template <class Tag>
 struct RegisterCap : std::integral_constant<int, 0> {};
 template <int WI, int RI, int MaxRegisters>
 struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
-template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
-struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>>
+template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
+struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
     : std::integral_constant<int, MaxRegisters> {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
 struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
-template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
-struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>> : std::integral_constant<int, 256> {};
+template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
+struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
+    : std::integral_constant<int, 256> {};
+/// The register cap of the lane-finished kernels for teams of up to two warps (lanes_mid_team
+/// threads): six such teams, twelve warps, per SM (TunedKernels::tensor_lanes_mid).
+inline constexpr int lanes_mid_registers = 168, lanes_mid_team = 64;
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
 struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
-    : std::integral_constant<int, 256> {};
+    : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
@@ -240,7 +244,9 @@ struct TunedKernels {
   // current k-step's products. Measured on the H100 in double (PERFORMANCE.md, "The next
   // k-step's fragments loaded ahead"): at w_i = 2 the lifts took 0.69-0.94 times as long; at
   // w_i = 1 the lift at N = 6 took 1.06-1.08 times as long; at w_i = 4 the 20 more registers made
-  // the lift at N = 8 twice as long. With it at w_i = 2 only, the tuner has both loops to choose.
+  // the lift at N = 8 twice as long. With it at w_i = 2, the tuner has both loops to choose; the
+  // lift at w_i = 1 has it as a choice of its own (MicroShape::loads_ahead: at N = 5 the fused
+  // update took 0.98 times as long).
   static constexpr int ahead_row_tiles = 2;
 
   // One k-step's operands: the A fragments of MB row tiles and the B fragments of NB column tiles.
@@ -253,10 +259,11 @@ struct TunedKernels {
   // lane order at A + (tile steps + ks) 32 and B's 4 x 8 fragments in scratch at
   // B + (ks nt + t) 32. C's row slots 0 .. slots-1 map to A's row tiles through tile_of (-1: no
   // tile); a warp takes MB slots by tensor_col_tiles column tiles at a time, accumulating in
-  // registers over the `steps` k-steps (row tiles paired into m16n8k4 with Paired),
-  // and hands each lane's two values of each 8 x 8 tile to out(slot, column tile, c0, c1)
-  // (lane l: row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1).
-  template <int MB, bool Paired, class TileOf, class Out>
+  // registers over the `steps` k-steps (row tiles paired into m16n8k4 with Paired; with Ahead
+  // each k-step's fragments loaded before the previous k-step's products), and hands each lane's
+  // two values of each 8 x 8 tile to out(slot, column tile, c0, c1) (lane l: row l / 4, columns
+  // 2 (l % 4) and 2 (l % 4) + 1).
+  template <int MB, bool Paired, bool Ahead, class TileOf, class Out>
   KOKKOS_INLINE_FUNCTION static void warp_products(int lane, int warp, int warps, int slots, const Real* A, int steps,
                                                    const Real* B, int nt, TileOf&& tile_of, Out&& out) {
     constexpr int NB = tensor_col_tiles;
@@ -280,7 +287,7 @@ struct TunedKernels {
         for (int j = 0; j < NB; ++j) x.b[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
       };
       auto multiply = [&](const Fragments<MB, NB>& x) { mma_f64_block<Paired>(acc, x.a, x.b, live, cols); };
-      if constexpr (MB == ahead_row_tiles) {
+      if constexpr (Ahead) {
         // The next k-step's fragments are loaded before this k-step's products, so that their
         // loads are in flight during the products whatever registers the compiler gives the
         // kernel.
@@ -332,7 +339,7 @@ struct TunedKernels {
           if (first_tile >= mtd) break;
           if (p > 0) m.team_barrier();  // the previous pass's product has been read
           // Slot r of the pass: direction r / cm, row tile first_tile + r % cm of that D.
-          warp_products<MB, Paired>(
+          warp_products<MB, Paired, MB == ahead_row_tiles>(
               lane, warp, warps, 3 * cm, A, kst, sb, nt,
               [&](int r) {
                 const int local = first_tile + r % cm;
@@ -593,8 +600,8 @@ struct TunedKernels {
   // scratch after it (in the split mode the flux fragments too): they arrive while the team
   // gathers and multiplies, the product is added to rhs where it lands, and the epilogue reads
   // scratch only and writes memory.
-  template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters, Batched, Async>,
+  template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>,
                                          const Member& m) const {
     if constexpr (tensor_cores) {
       constexpr int kc = nc / 4;  // k-steps over the face nodes (4 nfp is a multiple of 4)
@@ -663,7 +670,7 @@ struct TunedKernels {
         if (shape.staged_product || Async) {
           // The product to scratch (column-major; with Async added to rhs there), then one thread
           // per (element, field, node) in memory order.
-          warp_products<MB, Paired>(
+          warp_products<MB, Paired, Ahead || MB == ahead_row_tiles>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int row = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
@@ -728,7 +735,7 @@ struct TunedKernels {
           }
         } else {
           // Each lane's two values of every 8 x 8 tile, where they land.
-          warp_products<MB, Paired>(
+          warp_products<MB, Paired, Ahead || MB == ahead_row_tiles>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
@@ -1048,6 +1055,10 @@ struct TunedKernels {
         also() << "asynchronous copies (loads=async) are compiled for the tensor-core lift (asked for a volume kernel)";
       else if (const std::string why = async_lift_refusal(shape); !why.empty())
         also() << why;
+      if (shape.loads_ahead && !lift)
+        also() << "loads ahead (loads=ahead) are compiled for the tensor-core lift (asked for a volume kernel)";
+      else if (const std::string why = ahead_lift_refusal(shape); !why.empty())
+        also() << why;
       if (shape.batched_loads && (!lift || (shape.paired_tiles && shape.inline_blocks > 1)))
         also() << "batched loads (loads=batched) are compiled for the tensor-core lift with unpaired row tiles"
                << (lift ? "" : " (asked for a volume kernel)");
@@ -1113,6 +1124,14 @@ struct TunedKernels {
   /// fields fit registers.
   static constexpr int tensor_lanes_open = 255;
   static constexpr bool lanes_open_bounds = tensor_cores && lane_fields <= max_lane_fields;
+  /// The same kernels, w_i = 1, under launch bounds of six teams of up to two warps per SM: at
+  /// most 168 registers, twelve warps per SM. Without bounds nvcc's choice for the fused stage
+  /// moves with changes elsewhere in the functor: at N = 4 the same loops took 168 registers in
+  /// one build and 226 in another, which holds eight one-warp teams per SM instead of twelve and
+  /// took 1.17 times as long (docs/PERFORMANCE.md, "A register cap of 168 for the lane-finished
+  /// kernels"). Compiled at N = 3..5.
+  static constexpr int tensor_lanes_mid = lanes_mid_registers;
+  static constexpr bool lanes_mid_caps = lanes_open_bounds && N >= 3 && N <= 5;
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
   /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
   /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
@@ -1130,17 +1149,35 @@ struct TunedKernels {
       << ", cap " << s.max_registers << ", " << s.warps << " warps)";
     return o.str();
   }
+  /// Why the tensor-core lift cannot load the next k-step's fragments ahead (loads=ahead) in this
+  /// shape (empty if it can): compiled at w_i = 1, unpaired, uncapped, without batched loads or
+  /// asynchronous copies (at w_i = 2 the fragments are always loaded ahead).
+  static std::string ahead_lift_refusal(const MicroShape& s) {
+    if (!s.loads_ahead ||
+        (s.inline_blocks == 1 && !s.paired_tiles && s.max_registers == 0 && !s.batched_loads && !s.async_copies))
+      return {};
+    std::ostringstream o;
+    o << "loads ahead (loads=ahead) are compiled for the tensor-core lift with w_i = 1 unpaired row tile, "
+         "uncapped, without batched loads or asynchronous copies (asked: w_i = "
+      << s.inline_blocks << (s.paired_tiles ? " paired" : "") << ", cap " << s.max_registers
+      << (s.batched_loads ? ", loads=batched" : "") << (s.async_copies ? ", loads=async" : "")
+      << "); at w_i = 2 the fragments are always loaded ahead";
+    return o.str();
+  }
   /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
   /// shape's register cap (empty if it can).
   static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
     const bool shape = s.register_fields && s.inline_blocks <= 2 && !s.paired_tiles && s.warps <= 8;
     if (shape && ((lanes_register_caps && !stage && s.max_registers == tensor_lanes_cap) ||
-                  (lanes_open_bounds && s.max_registers == tensor_lanes_open)))
+                  (lanes_open_bounds && s.max_registers == tensor_lanes_open) ||
+                  (lanes_mid_caps && s.max_registers == tensor_lanes_mid && s.inline_blocks == 1 &&
+                   32 * s.warps <= lanes_mid_team)))
       return {};
     std::ostringstream o;
     o << "a register cap is compiled for the volume finished by the lanes on the tensor cores, with its fields in "
          "registers, w_i <= 2 unpaired row tiles and at most 8 warps: "
-      << tensor_lanes_cap << " registers at N <= " << lanes_cap_orders << ", not in the fused stage, and "
+      << tensor_lanes_cap << " registers at N <= " << lanes_cap_orders << ", not in the fused stage; "
+      << tensor_lanes_mid << " at N = 3..5 with w_i = 1 and at most " << lanes_mid_team / 32 << " warps; and "
       << tensor_lanes_open << " (launch bounds of one team per SM) wherever the fields fit registers (asked: "
       << s.max_registers << " at N = " << N << " with w_i = " << s.inline_blocks << (s.paired_tiles ? " paired" : "")
       << ", " << s.warps << " warps" << (s.register_fields ? "" : ", fields in scratch")
@@ -1370,6 +1407,9 @@ struct TunedKernels {
         if (s.max_registers == tensor_lanes_cap) {
           if constexpr (lanes_register_caps && !St && !P)
             f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
+        } else if (s.max_registers == tensor_lanes_mid) {
+          if constexpr (lanes_mid_caps && WI == 1 && !P)
+            f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid>{});
         } else if constexpr (lanes_open_bounds && !P) {
           f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_open>{});
         }
@@ -1399,6 +1439,12 @@ struct TunedKernels {
       constexpr bool P = decltype(paired)::value;
       DGK_THROW_IF(s.batched_loads && P, "nodal_tet::TunedKernels: batched loads in the tensor-core lift take "
                                          "unpaired row tiles");
+      if (s.loads_ahead) {
+        const std::string why = ahead_lift_refusal(s);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
+        if constexpr (WI == 1 && !P) f(TagTensorLift<1, false, 0, false, false, true>{});
+        return;
+      }
       if (s.async_copies) {
         const std::string why = async_lift_refusal(s);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
@@ -1500,7 +1546,7 @@ struct TunedKernels {
     if (end <= begin) return;
     const auto p = policy<Tag>(space, per_team, scratch, team);
     Kokkos::parallel_for(label, p, *this);
-    fit_team_shared_carveout<TunedKernels>(p, scratch, stage_carveout);
+    fit_team_shared_carveout<TunedKernels>(p, scratch, stage_carveout, shape.resident_teams);
   }
 };
 

@@ -52,6 +52,15 @@ struct MicroShape {
   /// rhs (and res, q in the fused update) into team scratch (cp.async, compute capability 8.0),
   /// which land while the team gathers and multiplies; the epilogue then reads scratch only
   bool async_copies = false;
+  /// tensor-core lift at w_i = 1 (unpaired, uncapped, without batched loads or asynchronous
+  /// copies): the next k-step's fragments loaded before this k-step's products, as always at
+  /// w_i = 2 (more loads in flight, more registers)
+  bool loads_ahead = false;
+  /// The micro and tensor-core kernels, CUDA builds that fit shared-memory carveouts: at most this
+  /// many teams resident per multiprocessor (0: as many as registers and threads allow), through
+  /// a carveout sized for them; fewer teams leave more of the L1 to the operator the kernel reads
+  /// (dgk/core/shared_carveout.hpp)
+  int resident_teams = 0;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
 };
