@@ -7,8 +7,10 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <type_traits>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -452,32 +454,51 @@ nlohmann::json tuning_json(const NodalTuning& t) {
 
 template <class Enum, std::size_t M>
 Enum named(const nlohmann::json& j, const char* key, const char* const (&names)[M], const Enum (&values)[M]) {
+  std::string list;
+  for (const char* n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+  DGK_THROW_IF(!j.is_object() || !j.contains(key) || !j.at(key).is_string(),
+               "'" << key << "' is " << (j.is_object() && j.contains(key) ? j.at(key).dump() : "missing")
+                   << " (expected one of " << list << ")");
   const std::string s = j.at(key).get<std::string>();
   for (std::size_t i = 0; i < M; ++i)
     if (s == names[i]) return values[i];
-  std::string list;
-  for (const char* n : names) list += (list.empty() ? "" : ", ") + std::string(n);
   DGK_THROW_IF(true, "'" << key << "' is '" << s << "' (expected " << list << ")");
 }
 
-MicroShape shape_of(const nlohmann::json& j) {
+// Entry `key` of `j` as a T (`fallback` where it is absent and one is given); a wrong type or a
+// missing required key is an error that names the key, under `where` (the object's name).
+template <class T>
+T field(const nlohmann::json& j, const char* where, const char* key, std::optional<T> fallback = std::nullopt) {
+  DGK_THROW_IF(!j.is_object(), "'" << where << "' is " << j.dump() << " (expected an object)");
+  if (!j.contains(key)) {
+    DGK_THROW_IF(!fallback, "'" << where << "' has no '" << key << "'");
+    return *fallback;
+  }
+  const auto& v = j.at(key);
+  const bool fits = std::is_same_v<T, bool> ? v.is_boolean() : v.is_number_integer();
+  DGK_THROW_IF(!fits, "'" << where << "." << key << "' is " << v.dump() << " (expected "
+                          << (std::is_same_v<T, bool> ? "true or false" : "an integer") << ")");
+  return v.get<T>();
+}
+
+MicroShape shape_of(const nlohmann::json& j, const char* where) {
   MicroShape s;
-  s.elements = j.at("k").get<int>();
-  s.inline_blocks = j.at("wi").get<int>();
-  s.sequential = j.at("ws").get<int>();
-  s.rows = j.value("ri", 1);
-  s.warps = j.value("warps", 4);
-  s.passes = j.value("passes", 1);
-  s.staged_product = j.value("staged_product", false);
-  s.paired_tiles = j.value("paired_tiles", false);
-  s.lane_epilogue = j.value("lane_epilogue", false);
-  s.register_fields = j.value("register_fields", false);
-  s.unrolled = j.value("unrolled", false);
-  s.max_registers = j.value("max_registers", 0);
-  s.batched_loads = j.value("batched_loads", false);
-  s.async_copies = j.value("async_copies", false);
-  s.loads_ahead = j.value("loads_ahead", false);
-  s.resident_teams = j.value("resident_teams", 0);
+  s.elements = field<int>(j, where, "k");
+  s.inline_blocks = field<int>(j, where, "wi");
+  s.sequential = field<int>(j, where, "ws");
+  s.rows = field<int>(j, where, "ri", 1);
+  s.warps = field<int>(j, where, "warps", 4);
+  s.passes = field<int>(j, where, "passes", 1);
+  s.staged_product = field<bool>(j, where, "staged_product", false);
+  s.paired_tiles = field<bool>(j, where, "paired_tiles", false);
+  s.lane_epilogue = field<bool>(j, where, "lane_epilogue", false);
+  s.register_fields = field<bool>(j, where, "register_fields", false);
+  s.unrolled = field<bool>(j, where, "unrolled", false);
+  s.max_registers = field<int>(j, where, "max_registers", 0);
+  s.batched_loads = field<bool>(j, where, "batched_loads", false);
+  s.async_copies = field<bool>(j, where, "async_copies", false);
+  s.loads_ahead = field<bool>(j, where, "loads_ahead", false);
+  s.resident_teams = field<int>(j, where, "resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;
 }
@@ -486,13 +507,15 @@ NodalTuning tuning_of(const nlohmann::json& j) {
   NodalTuning t;
   const StageKernel kinds[] = {StageKernel::Thread, StageKernel::Micro, StageKernel::Batched, StageKernel::Tensor};
   t.volume = named(j, "volume", {"thread", "micro", "batched", "tensor"}, kinds);
-  t.volume_shape = shape_of(j.at("volume_shape"));
+  DGK_THROW_IF(!j.contains("volume_shape"), "'choice' has no 'volume_shape'");
+  t.volume_shape = shape_of(j.at("volume_shape"), "volume_shape");
   t.lift = named(j, "lift", {"thread", "micro", "batched", "tensor"}, kinds);
-  t.lift_shape = shape_of(j.at("lift_shape"));
+  DGK_THROW_IF(!j.contains("lift_shape"), "'choice' has no 'lift_shape'");
+  t.lift_shape = shape_of(j.at("lift_shape"), "lift_shape");
   t.mode = named(j, "mode", {"split", "fused-lift", "fused-update", "fused-stage"},
                  {LiftMode::Split, LiftMode::FusedLift, LiftMode::FusedUpdate, LiftMode::FusedStage});
-  t.batch = j.at("batch").get<int>();
-  t.stage_carveout = j.value("stage_carveout", false);
+  t.batch = field<int>(j, "choice", "batch");
+  t.stage_carveout = field<bool>(j, "choice", "stage_carveout", false);
   return t;
 }
 

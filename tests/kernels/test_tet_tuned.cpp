@@ -831,6 +831,28 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   EXPECT_EQ(cache.find(fifth)->choice.stage_carveout, shared.choice.stage_carveout);
   EXPECT_EQ(cache.find(key)->choice.stage_carveout, r.choice.stage_carveout);
 
+  // A value of the wrong type is refused with the file, the entry and the key (the first
+  // resident_teams of the file is the lift's: the keys are written in alphabetical order).
+  {
+    std::ifstream stored(tmp.path);
+    std::string json((std::istreambuf_iterator<char>(stored)), std::istreambuf_iterator<char>());
+    const std::string field = "\"resident_teams\": 0";
+    const auto at = json.find(field);
+    ASSERT_NE(at, std::string::npos) << json;
+    json.replace(at, field.size(), "\"resident_teams\": \"three\"");
+    std::ofstream(tmp.path) << json;
+  }
+  try {
+    (void)cache.find(key);
+    ADD_FAILURE() << "a cache with a text for a number was read";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(tmp.path), std::string::npos) << what;
+    EXPECT_NE(what.find("entry 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("lift_shape.resident_teams' is \"three\" (expected an integer)"), std::string::npos)
+        << what;
+  }
+
   // A damaged file is refused with its name.
   { std::ofstream(tmp.path) << "{ \"format\": \"dgk tuning cache\", \"entries\": [ {\"key\": 3} ] }"; }
   try {
