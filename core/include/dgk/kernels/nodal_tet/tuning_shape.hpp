@@ -58,8 +58,8 @@ struct MicroShape {
   bool loads_ahead = false;
   /// The micro and tensor-core kernels, CUDA builds that fit shared-memory carveouts: at most this
   /// many teams resident per multiprocessor (0: as many as registers and threads allow), through
-  /// a carveout sized for them; fewer teams leave more of the L1 to the operator the kernel reads
-  /// (dgk/core/shared_carveout.hpp)
+  /// a carveout sized for them; fewer teams leave more of the multiprocessor's memory to the L1
+  /// and fewer warps waiting on it (dgk/core/shared_carveout.hpp)
   int resident_teams = 0;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
