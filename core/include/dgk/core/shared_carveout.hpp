@@ -22,7 +22,7 @@
 // A kernel can also be given fewer resident teams than its registers and threads allow
 // (`max_resident`, a tuning parameter, MicroShape::resident_teams): its carveout is then fitted to
 // that many teams, so that the shared memory, not the registers, limits the teams per
-// multiprocessor and the L1 keeps the rest. The driver rounds a carveout up to one of the sizes
+// multiprocessor and the L1 gets the rest. The driver rounds a carveout up to one of the sizes
 // the hardware has (on the H100: 0, 8, 16, 32, 64, 100, 132, 164, 196 and 228 KB), which may hold
 // one team more. Such a kernel keeps its own carveout in a stage that shares one (a stage's
 // carveout would undo the cap). On the H100 three resident teams of the fused gather + lift +
@@ -94,9 +94,8 @@ int fit_shared_carveout(Kernel kernel, int threads, std::size_t dynamic_shared, 
     }
     const std::size_t per_block = dynamic_shared + attributes.sharedSizeBytes + static_cast<std::size_t>(reserved);
     const std::size_t fit = per_block > 0 ? static_cast<std::size_t>(per_sm) / per_block : blocks;
-    std::size_t resident = static_cast<std::size_t>(blocks) < fit ? static_cast<std::size_t>(blocks) : fit;
-    if (max_resident > 0 && static_cast<std::size_t>(max_resident) < resident)
-      resident = static_cast<std::size_t>(max_resident);
+    std::size_t resident = std::min(static_cast<std::size_t>(blocks), fit);
+    if (max_resident > 0) resident = std::min(resident, static_cast<std::size_t>(max_resident));
     const std::size_t need = resident * per_block;
     const int percent = static_cast<int>((100 * need + per_sm - 1) / per_sm);
     memo.need = percent < 0 ? 0 : (percent > 100 ? 100 : percent);
