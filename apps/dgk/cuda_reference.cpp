@@ -443,9 +443,9 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
           kernel<<<blocks, threads, bytes, stream>>>(fragments.data(), md.drdx.data(), md.material.data(),
                                                      solver->fields().data(), out.data(), K, shape.sequential);
         };
-        Tuned::dispatch_paired(shape, [&](auto wi, auto paired) {
+        Tuned::dispatch_lanes(shape, [&](auto wi, auto paired) {
           constexpr int WI = decltype(wi)::value;
-          if constexpr (WI <= 2) {
+          {
             constexpr bool P = decltype(paired)::value;
             if (shape.max_registers == Tuned::tensor_lanes_cap) {
               if constexpr (Tuned::lanes_register_caps && !P)

@@ -240,7 +240,7 @@ struct Search {
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
           for (bool paired : {false, true}) {
-            if ((wi == 1 && (ws == 1 || paired)) || (stage && paired)) continue;
+            if ((wi == 1 && ws == 1 && !paired) || (stage && paired)) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
       // The fields in registers under a register cap of 64, for more resident teams (the volume

@@ -133,7 +133,8 @@ std::vector<nt::NodalTuning> variants() {
   for (auto [wi, ws, warps, pair, fields] : {std::array{1, 1, 1, 0, 2}, std::array{1, 3, 1, 0, 0},
                                              std::array{2, 2, 3, 0, 2}, std::array{2, 1, 4, 1, 0},
                                              std::array{2, 3, 1, 1, 2}, std::array{1, 2, 1, 0, 1},
-                                             std::array{2, 1, 2, 1, 1}}) {
+                                             std::array{2, 1, 2, 1, 1}, std::array{1, 2, 1, 1, 2},
+                                             std::array{1, 1, 3, 1, 0}}) {
     nt::NodalTuning t = base;
     t.volume = nt::StageKernel::Tensor;
     t.volume_shape = tensor_shape(4, wi, ws, warps, 1);
@@ -261,15 +262,9 @@ bool tensor_cores(Backend backend, const std::string& precision) {
 #endif
 }
 
-/// Whether the tensor cores also have m16n8k4 (paired row tiles) in this build.
+/// Whether the tensor cores also have m16n8k4 (paired row tiles) in this build's device code.
 bool paired_tensor_cores(Backend backend, const std::string& precision) {
-#ifdef DGK_TENSOR_CORES_F64_PAIRED
-  return tensor_cores(backend, precision);
-#else
-  (void)backend;
-  (void)precision;
-  return false;
-#endif
+  return tensor_cores(backend, precision) && dgk::paired_tensor_cores();
 }
 
 /// Whether the register-capped volume kernels are built for this backend and order (GPU builds,
@@ -664,12 +659,27 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.lift = nt::StageKernel::Micro;
   EXPECT_NE(s.infeasible(t).find("no lift kernel"), std::string::npos) << s.infeasible(t);
   t.lift = nt::StageKernel::Thread;
-  t.volume_shape.inline_blocks = 2;
+  for (int wi : {1, 2}) {
+    t.volume_shape.inline_blocks = wi;
+    t.volume_shape.paired_tiles = true;
+    EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "unpaired" : "tensor cores"),
+              std::string::npos)
+        << s.infeasible(t);
+    EXPECT_THROW(s.set_tuning(t), Error);
+  }
+  // Paired row tiles at w_i = 1: the volume finished by the lanes only (its pass holds three).
+  t = {};
+  t.volume = nt::StageKernel::Tensor;
   t.volume_shape.paired_tiles = true;
-  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "unpaired" : "tensor cores"),
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "w_i >= 2" : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);
-  EXPECT_THROW(s.set_tuning(t), Error);
+  t.volume_shape.elements = 4;
+  t.volume_shape.lane_epilogue = true;
+  if (paired_tensor_cores(BackendOf<Space>::value, "double"))
+    EXPECT_EQ(s.infeasible(t), "");
+  else
+    EXPECT_NE(s.infeasible(t).find("tensor cores"), std::string::npos) << s.infeasible(t);
   t = {};
   t.batch = 0;
   EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);

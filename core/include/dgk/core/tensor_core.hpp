@@ -12,9 +12,11 @@
 // twice the m8n8k4 rate (66 against 33 TFLOP/s, docs/PERFORMANCE.md); mma_f64_block can pair
 // row tiles into it.
 //
-// DGK_TENSOR_CORES_F64 is defined where the build's Kokkos targets such a GPU, and
-// DGK_TENSOR_CORES_F64_PAIRED where it also has m16n8k4; the kernels that use mma_f64 exist only
-// there. All 32 lanes of a warp must call these functions together.
+// DGK_TENSOR_CORES_F64 is defined where the build's Kokkos targets such a GPU; the kernels that
+// use mma_f64 exist only there. Whether the device code has m16n8k4 is asked of the device code
+// itself (paired_tensor_cores): Kokkos 3.4 knows no architecture newer than Ampere, so a build
+// for the H100 is configured for Ampere and its compiler emits compute capability 9.0, which no
+// macro of the host pass can tell. All 32 lanes of a warp must call these functions together.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -24,12 +26,39 @@
      defined(KOKKOS_ARCH_ADA89) || defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100) || \
      defined(KOKKOS_ARCH_BLACKWELL120))
 #define DGK_TENSOR_CORES_F64 1
-#if defined(KOKKOS_ARCH_HOPPER90) || defined(KOKKOS_ARCH_BLACKWELL100) || defined(KOKKOS_ARCH_BLACKWELL120)
-#define DGK_TENSOR_CORES_F64_PAIRED 1
-#endif
 #endif
 
 namespace dgk {
+
+namespace detail {
+/// The compute capability the device code was compiled for (__CUDA_ARCH__, e.g. 900).
+struct DeviceCodeArch {
+  KOKKOS_INLINE_FUNCTION void operator()(int, int& arch) const {
+#if defined(__CUDA_ARCH__)
+    arch = __CUDA_ARCH__;
+#else
+    (void)arch;
+#endif
+  }
+};
+}  // namespace detail
+
+/// Whether this build's device code has the FP64 m16n8k4 of compute capability 9.0 (mma_f64_pair
+/// as one instruction), asked once of the device code on the default CUDA device; false where the
+/// build has no FP64 tensor cores. Kokkos must be initialized.
+inline bool paired_tensor_cores() {
+#ifdef DGK_TENSOR_CORES_F64
+  static const bool paired = [] {
+    int arch = 0;
+    Kokkos::parallel_reduce("dgk::device_code_arch", Kokkos::RangePolicy<Kokkos::Cuda>(0, 1),
+                            detail::DeviceCodeArch{}, Kokkos::Max<int>(arch));
+    return arch >= 900;
+  }();
+  return paired;
+#else
+  return false;
+#endif
+}
 
 /// Lane of the calling thread within its warp, for a Kokkos team launched with vector length 1
 /// (team rank r is thread r of the block, so the warp is r / 32).

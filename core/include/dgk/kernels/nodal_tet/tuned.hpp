@@ -1030,12 +1030,13 @@ struct TunedKernels {
           << ", passes = " << shape.passes << ", row tiles w_i = " << shape.inline_blocks
           << " (expected k >= 1, w_s >= 1, 1 <= warps <= 32, passes >= 1, w_i in {1, 2, 4})";
       auto also = [&]() -> std::ostream& { return o << (o.tellp() > 0 ? "; " : ""); };
-#ifndef DGK_TENSOR_CORES_F64_PAIRED
-      if (shape.paired_tiles)
-        also() << "paired row tiles: the FP64 tensor cores' m16n8k4 needs compute capability 9.0 or newer";
-#endif
-      if (shape.paired_tiles && shape.inline_blocks < 2)
-        also() << "paired row tiles need w_i >= 2 row tiles per warp (w_i = " << shape.inline_blocks << ")";
+      if (shape.paired_tiles && !paired_tensor_cores())
+        also() << "paired row tiles: the FP64 tensor cores' m16n8k4 needs device code for compute capability 9.0 "
+                  "or newer";
+      if (shape.paired_tiles && shape.inline_blocks < 2 && !shape.lane_epilogue)
+        also() << "paired row tiles need w_i >= 2 row tiles per warp, or the volume finished by the lanes "
+                  "(epilogue=lane), whose pass holds three (w_i = "
+               << shape.inline_blocks << ")";
       if (shape.lane_epilogue && lift)
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
       const bool stage = mode == LiftMode::FusedStage && !lift;
@@ -1215,7 +1216,8 @@ struct TunedKernels {
 
   /// The compiled (w_i, paired) pairs of the tensor-core kernels, as f(integral_constant w_i,
   /// bool_constant paired): each its own kernel, so that the unpaired ones keep their own
-  /// registers (w_i = 1 is never paired; infeasible_tensor refuses it). Public for the plain
+  /// registers (w_i = 1 is never paired here: a pass of these kernels holds one row tile per w_i;
+  /// the lane-finished kernels pair through dispatch_lanes). Public for the plain
   /// CUDA port of the benchmark program, which launches the same pairs.
   template <class F>
   static void dispatch_paired(const MicroShape& s, F&& f) {
@@ -1228,6 +1230,28 @@ struct TunedKernels {
     dispatch_wi(s.inline_blocks, [&](auto wi) {
       if constexpr (decltype(wi)::value > 1) f(wi, yes{});
     });
+  }
+
+  /// The compiled (w_i, paired) pairs of the lane-finished kernels, as f(integral_constant w_i,
+  /// bool_constant paired): w_i = 1 or 2, paired or not. A pass holds the row tiles of D_r, D_s
+  /// and D_t (3 w_i), so at w_i = 1 pairing puts D_r's and D_s's into one m16n8k4 and D_t's alone
+  /// into an m8n8k4: two instructions per column tile and k-step instead of three. Public for
+  /// the plain CUDA port of the benchmark program, which launches the same pairs.
+  template <class F>
+  static void dispatch_lanes(const MicroShape& s, F&& f) {
+    DGK_THROW_IF(s.inline_blocks != 1 && s.inline_blocks != 2,
+                 "nodal_tet::TunedKernels: the volume finished by the lanes takes w_i = 1 or 2 (w_i = "
+                     << s.inline_blocks << ")");
+    auto with = [&](auto wi) {
+      if (s.paired_tiles)
+        f(wi, std::true_type{});
+      else
+        f(wi, std::false_type{});
+    };
+    if (s.inline_blocks == 1)
+      with(std::integral_constant<int, 1>{});
+    else
+      with(std::integral_constant<int, 2>{});
   }
 
  private:
@@ -1394,9 +1418,7 @@ struct TunedKernels {
   // The lane-finished kernels: the volume, or with `stage` the whole stage (unpaired only).
   template <class F>
   static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f) {
-    DGK_THROW_IF(s.inline_blocks > 2, "nodal_tet::TunedKernels: the volume finished by the lanes takes w_i = 1 or 2 "
-                                      "(w_i = " << s.inline_blocks << ")");
-    DGK_THROW_IF(stage && s.paired_tiles && s.inline_blocks > 1,
+    DGK_THROW_IF(stage && s.paired_tiles,
                  "nodal_tet::TunedKernels: the stage finished by the lanes takes unpaired row tiles");
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
@@ -1420,13 +1442,11 @@ struct TunedKernels {
       else
         f(TagTensorVolumeLanes<WI, P, false, false, St>{});
     };
-    dispatch_paired(s, [&](auto wi, auto paired) {
-      if constexpr (decltype(wi)::value <= 2) {
-        if (!stage)
-          fields(wi, paired, std::false_type{});
-        else if constexpr (!decltype(paired)::value)
-          fields(wi, paired, std::true_type{});
-      }
+    dispatch_lanes(s, [&](auto wi, auto paired) {
+      if (!stage)
+        fields(wi, paired, std::false_type{});
+      else if constexpr (!decltype(paired)::value)
+        fields(wi, paired, std::true_type{});
     });
   }
 

@@ -36,7 +36,8 @@ struct MicroShape {
   int warps = 4;   ///< warps per team
   int passes = 1;  ///< volume: passes over the element's nodes (fewer rows of D q in scratch at a time)
   bool staged_product = false;  ///< lift: the product passes through scratch (a coalesced epilogue)
-  bool paired_tiles = false;    ///< row tiles two by two into one m16n8k4 (compute capability 9.0), w_i >= 2
+  bool paired_tiles = false;    ///< row tiles two by two into one m16n8k4 (compute capability 9.0): w_i >= 2,
+                                ///< or the lane-finished volume (three row tiles per pass) at any w_i
   /// volume: each lane finishes the volume term of one element and node from its accumulators
   /// (four elements per warp, k = 4; the product never enters scratch), w_i = 1 or 2, one pass
   bool lane_epilogue = false;
