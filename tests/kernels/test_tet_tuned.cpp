@@ -841,15 +841,19 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   EXPECT_EQ(cache.find(fifth)->choice.stage_carveout, shared.choice.stage_carveout);
   EXPECT_EQ(cache.find(key)->choice.stage_carveout, r.choice.stage_carveout);
 
-  // A value of the wrong type is refused with the file, the entry and the key (the first
-  // resident_teams of the file is the lift's: the keys are written in alphabetical order).
+  // A value of the wrong type is refused with the file, the entry and the key: the lift's
+  // resident_teams, whatever number the tuner chose, becomes a text.
   {
     std::ifstream stored(tmp.path);
     std::string json((std::istreambuf_iterator<char>(stored)), std::istreambuf_iterator<char>());
-    const std::string field = "\"resident_teams\": 0";
-    const auto at = json.find(field);
+    const std::string field = "\"resident_teams\": ";
+    const auto lift = json.find("\"lift_shape\"");
+    ASSERT_NE(lift, std::string::npos) << json;
+    const auto at = json.find(field, lift);
     ASSERT_NE(at, std::string::npos) << json;
-    json.replace(at, field.size(), "\"resident_teams\": \"three\"");
+    const auto value = at + field.size(), end = json.find_first_not_of("0123456789", value);
+    ASSERT_GT(end, value) << json;
+    json.replace(value, end - value, "\"three\"");
     std::ofstream(tmp.path) << json;
   }
   try {
