@@ -445,23 +445,21 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
         };
         Tuned::dispatch_lanes(shape, [&](auto wi, auto paired) {
           constexpr int WI = decltype(wi)::value;
-          {
-            constexpr bool P = decltype(paired)::value;
-            if (shape.max_registers == Tuned::tensor_lanes_cap) {
-              if constexpr (Tuned::lanes_register_caps && !P)
-                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
-            } else if (shape.max_registers == Tuned::tensor_lanes_mid) {
-              if constexpr (Tuned::lanes_mid_caps && WI == 1 && !P)
-                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_mid>);
-            } else if (shape.max_registers == Tuned::tensor_lanes_open) {
-              if constexpr (Tuned::lanes_open_bounds && !P)
-                go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_open>);
-            } else if (!shape.register_fields)
-              shape.unrolled ? go(tensor_volume_lanes_kernel<N, WI, P, false, true>)
-                             : go(tensor_volume_lanes_kernel<N, WI, P, false, false>);
-            else if constexpr (Tuned::lane_fields <= Tuned::max_lane_fields)
-              go(tensor_volume_lanes_kernel<N, WI, P, true, true>);
-          }
+          constexpr bool P = decltype(paired)::value;
+          if (shape.max_registers == Tuned::tensor_lanes_cap) {
+            if constexpr (Tuned::lanes_register_caps && !P)
+              go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
+          } else if (shape.max_registers == Tuned::tensor_lanes_mid) {
+            if constexpr (Tuned::lanes_mid_caps && WI == 1 && !P)
+              go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_mid>);
+          } else if (shape.max_registers == Tuned::tensor_lanes_open) {
+            if constexpr (Tuned::lanes_open_bounds && !P)
+              go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_open>);
+          } else if (!shape.register_fields)
+            shape.unrolled ? go(tensor_volume_lanes_kernel<N, WI, P, false, true>)
+                           : go(tensor_volume_lanes_kernel<N, WI, P, false, false>);
+          else if constexpr (Tuned::lane_fields <= Tuned::max_lane_fields)
+            go(tensor_volume_lanes_kernel<N, WI, P, true, true>);
         });
         return;
       }
