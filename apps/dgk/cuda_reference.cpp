@@ -273,9 +273,9 @@ __global__ void tensor_volume_kernel(const double* A, const double* __restrict__
 // The tensor-core volume kernel finished by the lanes (TagTensorVolumeLanes of the tuned family)
 // in plain CUDA: four elements per warp, their columns ordered so that lane l's accumulators
 // hold every field of element l % 4 at node l / 4 of a row tile; the fields as B fragments in
-// registers or in the warp's part of shared memory; WI row tiles of each D per pass (paired into
-// m16n8k4 as the shape says); the staging and k-steps unrolled or not. Same fragments, same
-// products, same order, same unrolling.
+// registers or in the warp's part of shared memory (LaneFragments); WI row tiles of each D per
+// pass (paired into m16n8k4 as the shape says); the staging and k-steps unrolled or not. Same
+// fragments, same products, same order, same unrolling.
 #define DGK_LANES_VOLUME_PARAMS                                                                  \
   const double *A, const double *__restrict__ drdx, const double *__restrict__ material, const double *q, \
       double *__restrict__ rhs, int K, int ws
@@ -285,7 +285,8 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
   constexpr int NB = (nf + 1) / 2, MB = 3 * WI;
   extern __shared__ double shared[];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  double* mine = shared + static_cast<std::size_t>(warp) * kst * NB * 32;
+  using Fragments = kernels::nodal_tet::LaneFragments<np, NB>;
+  double* mine = shared + static_cast<std::size_t>(warp) * Fragments::values;
   const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
   for (int s = 0; s < ws; ++s) {
     const int e0 = ((blockIdx.x * ws + s) * warps + warp) * 4;
@@ -306,10 +307,12 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
           if constexpr (RegisterFields)
             bv[ks][j] = load(ks, j);
           else
-            mine[(ks * NB + j) * 32 + lane] = load(ks, j);
+            Fragments::put(mine, ks, j, lane, load(ks, j));
         }
     } else {
-      for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
+      for (int x = 0; x < (kst - 1) * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
+#pragma unroll
+      for (int j = 0; j < NB; ++j) Fragments::put(mine, kst - 1, j, lane, load(kst - 1, j));
     }
     if (!RegisterFields) __syncwarp();
     const int e = e0 + lane % 4;
@@ -322,7 +325,7 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
       for (int x = 0; x < MB; ++x)
 #pragma unroll
         for (int j = 0; j < NB; ++j) acc[x][j][0] = acc[x][j][1] = 0.0;
-      auto step = [&](int ks) {
+      auto step = [&](int ks, auto last) {
         double av[MB], b[NB];
 #pragma unroll
         for (int x = 0; x < MB; ++x)
@@ -332,16 +335,17 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
           if constexpr (RegisterFields)
             b[j] = bv[ks][j];
           else
-            b[j] = mine[(ks * NB + j) * 32 + lane];
+            b[j] = Fragments::template get<decltype(last)::value>(mine, ks, j, lane);
         }
         mma_f64_block<Paired>(acc, av, b, live, NB);
       };
       if constexpr (Unrolled) {
 #pragma unroll
-        for (int ks = 0; ks < kst; ++ks) step(ks);
+        for (int ks = 0; ks < kst - 1; ++ks) step(ks, std::false_type{});
       } else {
-        for (int ks = 0; ks < kst; ++ks) step(ks);
+        for (int ks = 0; ks < kst - 1; ++ks) step(ks, std::false_type{});
       }
+      step(kst - 1, std::true_type{});
 #pragma unroll
       for (int w = 0; w < WI; ++w) {
         const int i = (t0 + w) * 8 + lane / 4;

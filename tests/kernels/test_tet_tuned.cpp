@@ -33,6 +33,7 @@
 #include "dgk/core/tensor_core.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/shared_carveout.hpp"
+#include "dgk/kernels/nodal_tet/tuned.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/physics/tet_case.hpp"
@@ -330,6 +331,43 @@ physics::TetKernels tuned_family() {
 /// A maxwell3d solver of the tuned family on `mesh`.
 auto tuned_maxwell(Backend backend, const std::string& precision, int order, const mesh::TetMesh& mesh) {
   return physics::make_tet_solver("maxwell3d", backend, precision, order, tuned_family(), mesh, std::vector<int>(8, 0));
+}
+
+/// LaneFragments<np, tiles> stores every (k-step, tile, lane) value of a node inside the element
+/// once, in `values` slots without a gap, and reads it back; the last k-step's padding lanes read
+/// zero and store nothing.
+template <int Np, int Tiles>
+void check_lane_fragments() {
+  using F = nt::LaneFragments<Np, Tiles>;
+  SCOPED_TRACE("np = " + std::to_string(Np) + ", tiles = " + std::to_string(Tiles));
+  constexpr int guard = 64;
+  std::vector<double> w(F::values + guard, -1.0);
+  auto code = [](int ks, int j, int lane) { return 1.0 + (ks * Tiles + j) * 32 + lane; };
+  for (int ks = 0; ks < F::ksteps; ++ks)
+    for (int j = 0; j < Tiles; ++j)
+      for (int lane = 0; lane < 32; ++lane) F::put(w.data(), ks, j, lane, code(ks, j, lane));
+  int inside = 0;
+  for (int ks = 0; ks < F::ksteps; ++ks)
+    for (int j = 0; j < Tiles; ++j)
+      for (int lane = 0; lane < 32; ++lane) {
+        const bool node_inside = 4 * ks + lane % 4 < Np;
+        inside += node_inside;
+        const double got = ks + 1 < F::ksteps ? F::template get<false>(w.data(), ks, j, lane)
+                                              : F::template get<true>(w.data(), ks, j, lane);
+        EXPECT_EQ(got, node_inside ? code(ks, j, lane) : 0.0) << "k-step " << ks << ", tile " << j << ", lane " << lane;
+      }
+  EXPECT_EQ(inside, F::values);
+  EXPECT_TRUE(std::none_of(w.begin(), w.begin() + F::values, [](double v) { return v < 0; })) << "a slot left unwritten";
+  EXPECT_TRUE(std::all_of(w.begin() + F::values, w.end(), [](double v) { return v == -1.0; })) << "a store past the end";
+}
+
+TEST(LaneFragments, EveryNodeInsideOnceWithoutPadding) {
+  for (int order = 1; order <= max_compiled_order; ++order)
+    dispatch_order(order, [](auto n) {
+      constexpr int N = decltype(n)::value, np = (N + 1) * (N + 2) * (N + 3) / 6;
+      check_lane_fragments<np, 2>();  // four fields (acoustics)
+      check_lane_fragments<np, 3>();  // six (Maxwell)
+    });
 }
 
 template <class Space>
