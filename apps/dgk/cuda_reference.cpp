@@ -309,6 +309,8 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
           else
             Fragments::put(mine, ks, j, lane, load(ks, j));
         }
+    } else if constexpr (Fragments::tail == 4) {
+      for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
     } else {
       for (int x = 0; x < (kst - 1) * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
 #pragma unroll
@@ -339,13 +341,15 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
         }
         mma_f64_block<Paired>(acc, av, b, live, NB);
       };
+      // One loop where nothing is peeled (as the Kokkos kernel).
+      constexpr bool peeled = !RegisterFields && Fragments::tail < 4;
       if constexpr (Unrolled) {
 #pragma unroll
-        for (int ks = 0; ks < kst - 1; ++ks) step(ks, std::false_type{});
+        for (int ks = 0; ks < kst - peeled; ++ks) step(ks, std::false_type{});
       } else {
-        for (int ks = 0; ks < kst - 1; ++ks) step(ks, std::false_type{});
+        for (int ks = 0; ks < kst - peeled; ++ks) step(ks, std::false_type{});
       }
-      step(kst - 1, std::true_type{});
+      if constexpr (peeled) step(kst - 1, std::true_type{});
 #pragma unroll
       for (int w = 0; w < WI; ++w) {
         const int i = (t0 + w) * 8 + lane / 4;
@@ -363,18 +367,19 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
     }
   }
 }
-// The kernel as the shape says: as compiled, or (fields in registers, unpaired) under a register
-// cap or the open bounds of one team per SM, the same launch bounds as the Kokkos kernel's
-// (TunedKernels::PolicyOf: teams of up to eight warps, of up to two under the cap of 168).
+// The kernel as the shape says: as compiled, or (fields in registers) under a register cap or the
+// open bounds of one team per SM (unpaired, but paired or not under the cap of 168), the same
+// launch bounds as the Kokkos kernel's (TunedKernels::PolicyOf: teams of up to eight warps, of
+// up to two under the cap of 168).
 template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
 __global__ void tensor_volume_lanes_kernel(DGK_LANES_VOLUME_PARAMS) {
   tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled>(A, drdx, material, q, rhs, K, ws);
 }
-template <int N, int WI, int MaxRegisters,
+template <int N, int WI, int MaxRegisters, bool Paired = false,
           int Team = MaxRegisters == kernels::nodal_tet::lanes_mid_registers ? kernels::nodal_tet::lanes_mid_team : 256>
 __global__ void __launch_bounds__(Team, kernels::nodal_tet::teams_per_sm(MaxRegisters, Team))
     tensor_volume_lanes_capped_kernel(DGK_LANES_VOLUME_PARAMS) {
-  tensor_volume_lanes_body<N, WI, false, true, true>(A, drdx, material, q, rhs, K, ws);
+  tensor_volume_lanes_body<N, WI, Paired, true, true>(A, drdx, material, q, rhs, K, ws);
 }
 #undef DGK_LANES_VOLUME_PARAMS
 #endif
@@ -454,8 +459,8 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
             if constexpr (Tuned::lanes_register_caps && !P)
               go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_cap>);
           } else if (shape.max_registers == Tuned::tensor_lanes_mid) {
-            if constexpr (Tuned::lanes_mid_caps && WI == 1 && !P)
-              go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_mid>);
+            if constexpr (Tuned::lanes_mid_caps && WI == 1)
+              go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_mid, P>);
           } else if (shape.max_registers == Tuned::tensor_lanes_open) {
             if constexpr (Tuned::lanes_open_bounds && !P)
               go(tensor_volume_lanes_capped_kernel<N, WI, Tuned::tensor_lanes_open>);

@@ -240,19 +240,20 @@ struct Search {
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
           for (bool paired : {false, true}) {
-            if ((wi == 1 && ws == 1 && !paired) || (stage && paired)) continue;
+            if (wi == 1 && ws == 1 && !paired) continue;
             second.push_back(with(wi, ws, s.warps, paired, s.register_fields, s.unrolled));
           }
       // The fields in registers under a register cap of 64, for more resident teams (the volume
       // at the low orders), of 168 (twelve warps per SM, teams of one or two warps at w_i = 1,
-      // N = 3..5), and under launch bounds of one team per SM (255: the compiler keeps more
-      // operator loads in flight); refused and skipped where not compiled.
+      // N = 3..5, paired or not), and under launch bounds of one team per SM (255: the compiler
+      // keeps more operator loads in flight); refused and skipped where not compiled.
       if (s.register_fields)
         for (int cap : {64, 168, 255})
           for (int wi : {1, 2})
             for (int ws : {1, 2, 4})
-              if ((cap != 64 || !stage) && (cap != 168 || wi == 1))
-                second.push_back(with(wi, ws, s.warps, false, true, true, cap));
+              for (bool paired : {false, true})
+                if ((cap != 64 || !stage) && (cap != 168 || wi == 1) && (!paired || cap == 168))
+                  second.push_back(with(wi, ws, s.warps, paired, true, true, cap));
     });
   }
 

@@ -134,14 +134,15 @@ constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_reg
 
 /// The field fragments of the volume finished by the lanes in a warp's scratch (the Kokkos kernel
 /// and its plain CUDA port): the k-steps but the last hold 32 values per column tile, lane l's at
-/// (ks tiles + j) 32 + l. The last k-step holds only its nodes inside the element: of nodes
-/// 4 (ksteps - 1) + l % 4 the first `tail` (np - 4 (ksteps - 1), 1..4), the value of lane l at
-/// (j tail + l % 4) 8 + l / 4 after the others; the rest of its lanes read zero. At N = 8 that is
-/// 576 bytes less per warp, which keeps seven one-warp teams on an SM of 228 KB (Kokkos adds its
-/// own reserve to each team's scratch).
-template <int Np, int Tiles>
+/// (ks tiles + j) 32 + l. Compact, the last k-step holds only its nodes inside the element: of
+/// nodes 4 (ksteps - 1) + l % 4 the first `tail` (np - 4 (ksteps - 1), 1..4), the value of lane l
+/// at (j tail + l % 4) 8 + l / 4 after the others; the rest of its lanes read zero. At N = 8 that
+/// is 576 bytes less per warp, which keeps seven one-warp teams on an SM of 228 KB (Kokkos adds
+/// its own reserve to each team's scratch). Not compact (or where np is a multiple of 4), the
+/// last k-step is stored like the others, its padding nodes as zeros (tail = 4).
+template <int Np, int Tiles, bool Compact = true>
 struct LaneFragments {
-  static constexpr int ksteps = (Np + 3) / 4, tail = Np - 4 * (ksteps - 1);
+  static constexpr int ksteps = (Np + 3) / 4, tail = Compact ? Np - 4 * (ksteps - 1) : 4;
   /// Values per warp.
   static constexpr int values = (ksteps - 1) * Tiles * 32 + Tiles * 8 * tail;
   KOKKOS_INLINE_FUNCTION static constexpr int at(int ks, int j, int lane) { return (ks * Tiles + j) * 32 + lane; }
@@ -191,7 +192,11 @@ struct TunedKernels {
   // lane and tile), the B values a lane holds, and the most it may hold in registers.
   static constexpr int lane_tiles = (nf + 1) / 2, lane_fields = kst * lane_tiles,
                        max_lane_fields = max_lane_register_fields;
-  using LaneLayout = LaneFragments<np, lane_tiles>;
+  // The volume's fields in scratch are compact (LaneFragments); in the fused stage they are not:
+  // at N = 2, the one order where its choice keeps them in scratch and np is no multiple of 4,
+  // the compact tail took 168 registers where the padded one takes 122.
+  template <bool Stage>
+  using LaneLayout = LaneFragments<np, lane_tiles, !Stage>;
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
@@ -446,7 +451,8 @@ struct TunedKernels {
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
       constexpr int NB = lane_tiles, MB = 3 * WI;
       [[maybe_unused]] constexpr int kc = nc / 4;
-      constexpr int scratch_fields = RegisterFields ? 0 : LaneLayout::values;
+      using Layout = LaneLayout<Stage>;
+      constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
       constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + lane_rhs) * 32 : 0);
@@ -479,12 +485,14 @@ struct TunedKernels {
               if constexpr (RegisterFields)
                 bv[ks][j] = load(ks, j);
               else
-                LaneLayout::put(mine, ks, j, lane, load(ks, j));
+                Layout::put(mine, ks, j, lane, load(ks, j));
             }
+        } else if constexpr (Layout::tail == 4) {
+          for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
         } else {
           for (int x = 0; x < (kst - 1) * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
           DGK_UNROLL
-          for (int j = 0; j < NB; ++j) LaneLayout::put(mine, kst - 1, j, lane, load(kst - 1, j));
+          for (int j = 0; j < NB; ++j) Layout::put(mine, kst - 1, j, lane, load(kst - 1, j));
         }
         if constexpr (Stage) {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
@@ -519,12 +527,19 @@ struct TunedKernels {
               if constexpr (RegisterFields)
                 b[j] = bv[ks][j];
               else
-                b[j] = LaneLayout::template get<decltype(last)::value>(mine, ks, j, lane);
+                b[j] = Layout::template get<decltype(last)::value>(mine, ks, j, lane);
             }
             mma_f64_block<Paired>(acc, av, b, live, NB);
           };
-          k_steps<Unrolled, kst - 1>([&](int ks) { step(ks, std::false_type{}); });
-          step(kst - 1, std::true_type{});
+          // With the fields in registers or a padded last k-step, one loop (a peeled last step
+          // changes the compiler's unrolling of the loop: at N = 7, 72 registers instead of 120
+          // and twice the time).
+          if constexpr (RegisterFields || Layout::tail == 4) {
+            k_steps<Unrolled, kst>([&](int ks) { step(ks, std::false_type{}); });
+          } else {
+            k_steps<Unrolled, kst - 1>([&](int ks) { step(ks, std::false_type{}); });
+            step(kst - 1, std::true_type{});
+          }
           // Stage: the lifted flux of the pass's row tiles, in the same lanes.
           [[maybe_unused]] Real lifted[Stage ? WI : 1][NB][2];
           if constexpr (Stage) {
@@ -1012,7 +1027,8 @@ struct TunedKernels {
   /// The lane-finished volume kernel's scratch: each warp's field fragments, unless in registers,
   /// and for the whole stage its flux fragments.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s, bool stage) {
-    const int per_warp = (s.register_fields ? 0 : LaneLayout::values) + (stage ? (lane_flux + lane_rhs) * 32 : 0);
+    const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
+    const int per_warp = (s.register_fields ? 0 : fields) + (stage ? (lane_flux + lane_rhs) * 32 : 0);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
@@ -1112,8 +1128,6 @@ struct TunedKernels {
                   "finished by the lanes (epilogue=lane)";
       if (stage && !shape.lane_epilogue)
         also() << "the fused stage is the volume finished by the lanes (epilogue=lane) with the gather, lift and update";
-      if (stage && shape.paired_tiles)
-        also() << "the fused stage takes unpaired row tiles (mma=m8n8k4)";
       if (shape.register_fields && lane_fields > max_lane_fields)
         also() << "fields in registers: " << lane_fields << " values per lane at N = " << N << ", more than the "
                << max_lane_fields << " compiled";
@@ -1208,18 +1222,19 @@ struct TunedKernels {
   /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
   /// shape's register cap (empty if it can).
   static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
-    const bool shape = s.register_fields && s.inline_blocks <= 2 && !s.paired_tiles && s.warps <= 8;
-    if (shape && ((lanes_register_caps && !stage && s.max_registers == tensor_lanes_cap) ||
-                  (lanes_open_bounds && s.max_registers == tensor_lanes_open) ||
+    const bool shape = s.register_fields && s.inline_blocks <= 2 && s.warps <= 8, unpaired = !s.paired_tiles;
+    if (shape && ((lanes_register_caps && !stage && unpaired && s.max_registers == tensor_lanes_cap) ||
+                  (lanes_open_bounds && unpaired && s.max_registers == tensor_lanes_open) ||
                   (lanes_mid_caps && s.max_registers == tensor_lanes_mid && s.inline_blocks == 1 &&
                    32 * s.warps <= lanes_mid_team)))
       return {};
     std::ostringstream o;
     o << "a register cap is compiled for the volume finished by the lanes on the tensor cores, with its fields in "
-         "registers, w_i <= 2 unpaired row tiles and at most 8 warps: "
-      << tensor_lanes_cap << " registers at N <= " << lanes_cap_orders << ", not in the fused stage; "
-      << tensor_lanes_mid << " at N = 3..5 with w_i = 1 and at most " << lanes_mid_team / 32 << " warps; and "
-      << tensor_lanes_open << " (launch bounds of one team per SM) wherever the fields fit registers (asked: "
+         "registers, w_i <= 2 row tiles and at most 8 warps: "
+      << tensor_lanes_cap << " registers at N <= " << lanes_cap_orders << ", unpaired, not in the fused stage; "
+      << tensor_lanes_mid << " at N = 3..5 with w_i = 1 and at most " << lanes_mid_team / 32
+      << " warps, paired or not; and " << tensor_lanes_open
+      << " (launch bounds of one team per SM), unpaired, wherever the fields fit registers (asked: "
       << s.max_registers << " at N = " << N << " with w_i = " << s.inline_blocks << (s.paired_tiles ? " paired" : "")
       << ", " << s.warps << " warps" << (s.register_fields ? "" : ", fields in scratch")
       << (stage ? ", the fused stage)" : ")");
@@ -1455,11 +1470,10 @@ struct TunedKernels {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorVolume<decltype(wi)::value, decltype(paired)::value>{}); });
   }
 
-  // The lane-finished kernels: the volume, or with `stage` the whole stage (unpaired only).
+  // The lane-finished kernels: the volume, or with `stage` the whole stage (paired or not: at
+  // w_i = 2 the stage's lift pairs LIFT's two row tiles too; at w_i = 1 it holds one).
   template <class F>
   static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f) {
-    DGK_THROW_IF(stage && s.paired_tiles,
-                 "nodal_tet::TunedKernels: the stage finished by the lanes takes unpaired row tiles");
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
@@ -1470,8 +1484,7 @@ struct TunedKernels {
           if constexpr (lanes_register_caps && !St && !P)
             f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
         } else if (s.max_registers == tensor_lanes_mid) {
-          if constexpr (lanes_mid_caps && WI == 1 && !P)
-            f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid>{});
+          if constexpr (lanes_mid_caps && WI == 1) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid>{});
         } else if constexpr (lanes_open_bounds && !P) {
           f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_open>{});
         }
@@ -1483,10 +1496,10 @@ struct TunedKernels {
         f(TagTensorVolumeLanes<WI, P, false, false, St>{});
     };
     dispatch_lanes(s, [&](auto wi, auto paired) {
-      if (!stage)
-        fields(wi, paired, std::false_type{});
-      else if constexpr (!decltype(paired)::value)
+      if (stage)
         fields(wi, paired, std::true_type{});
+      else
+        fields(wi, paired, std::false_type{});
     });
   }
 
