@@ -309,7 +309,7 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
           else
             Fragments::put(mine, ks, j, lane, load(ks, j));
         }
-    } else if constexpr (Fragments::tail == 4) {
+    } else if constexpr (!Fragments::peeled) {
       for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
     } else {
       for (int x = 0; x < (kst - 1) * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
@@ -342,7 +342,7 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
         mma_f64_block<Paired>(acc, av, b, live, NB);
       };
       // One loop where nothing is peeled (as the Kokkos kernel).
-      constexpr bool peeled = !RegisterFields && Fragments::tail < 4;
+      constexpr bool peeled = !RegisterFields && Fragments::peeled;
       if constexpr (Unrolled) {
 #pragma unroll
         for (int ks = 0; ks < kst - peeled; ++ks) step(ks, std::false_type{});

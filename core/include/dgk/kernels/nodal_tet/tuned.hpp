@@ -143,6 +143,9 @@ constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_reg
 template <int Np, int Tiles, bool Compact = true>
 struct LaneFragments {
   static constexpr int ksteps = (Np + 3) / 4, tail = Compact ? Np - 4 * (ksteps - 1) : 4;
+  /// Whether the last k-step is read apart from the others (its own staging and k-step); else
+  /// the kernels keep one loop over every k-step, which nvcc unrolls as before.
+  static constexpr bool peeled = tail < 4;
   /// Values per warp.
   static constexpr int values = (ksteps - 1) * Tiles * 32 + Tiles * 8 * tail;
   KOKKOS_INLINE_FUNCTION static constexpr int at(int ks, int j, int lane) { return (ks * Tiles + j) * 32 + lane; }
@@ -487,7 +490,7 @@ struct TunedKernels {
               else
                 Layout::put(mine, ks, j, lane, load(ks, j));
             }
-        } else if constexpr (Layout::tail == 4) {
+        } else if constexpr (!Layout::peeled) {
           for (int x = 0; x < kst * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
         } else {
           for (int x = 0; x < (kst - 1) * NB; ++x) mine[x * 32 + lane] = load(x / NB, x % NB);
@@ -534,7 +537,7 @@ struct TunedKernels {
           // With the fields in registers or a padded last k-step, one loop (a peeled last step
           // changes the compiler's unrolling of the loop: at N = 7, 72 registers instead of 120
           // and twice the time).
-          if constexpr (RegisterFields || Layout::tail == 4) {
+          if constexpr (RegisterFields || !Layout::peeled) {
             k_steps<Unrolled, kst>([&](int ks) { step(ks, std::false_type{}); });
           } else {
             k_steps<Unrolled, kst - 1>([&](int ks) { step(ks, std::false_type{}); });
