@@ -289,12 +289,14 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
   double* mine = shared + static_cast<std::size_t>(warp) * Fragments::values;
   const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
   for (int s = 0; s < ws; ++s) {
-    const int e0 = ((blockIdx.x * ws + s) * warps + warp) * 4;
-    if (e0 >= K) break;
+    // With its fields in scratch the block's warps take their groups together, as the Kokkos
+    // kernel's team (they wait at the block's barrier).
+    const int g0 = (blockIdx.x * ws + s) * warps, e0 = (g0 + warp) * 4;
+    if ((RegisterFields ? e0 : g0 * 4) >= K) break;
     const int eb = e0 + b_element < K ? e0 + b_element : K - 1;
     const double* src = q + static_cast<std::size_t>(eb) * nf * np;
     double bv[RegisterFields ? kst : 1][NB];
-    if (!RegisterFields) __syncwarp();
+    if (!RegisterFields) __syncthreads();
     auto load = [&](int ks, int j) {
       const int f = 2 * j + b_field, i = 4 * ks + b_node;
       return f < nf && i < np ? src[f * np + i] : 0.0;
@@ -316,7 +318,7 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
 #pragma unroll
       for (int j = 0; j < NB; ++j) Fragments::put(mine, kst - 1, j, lane, load(kst - 1, j));
     }
-    if (!RegisterFields) __syncwarp();
+    if (!RegisterFields) __syncthreads();
     const int e = e0 + lane % 4;
     for (int t0 = 0; t0 < mtd; t0 += WI) {
       bool live[MB];

@@ -64,14 +64,6 @@ inline bool paired_tensor_cores() {
 /// (team rank r is thread r of the block, so the warp is r / 32).
 KOKKOS_INLINE_FUNCTION int warp_lane(int team_rank) { return team_rank & 31; }
 
-/// Waits for the lanes of the calling warp, whose shared-memory writes are then visible to each
-/// other (a warp's part of team scratch needs no team barrier).
-KOKKOS_INLINE_FUNCTION void warp_sync() {
-#if defined(__CUDA_ARCH__)
-  __syncwarp();
-#endif
-}
-
 /// c += a b over the warp's fragments (see the file comment).
 KOKKOS_INLINE_FUNCTION void mma_f64(double& c0, double& c1, double a, double b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -441,6 +441,13 @@ struct TunedKernels {
   // it, or they live in local memory); which way is faster from scratch depends on the order
   // (the compiler then keeps more operator loads in flight, at the cost of registers).
   //
+  // A warp's part of scratch is its own, but the warps wait at the team's barrier, not a warp
+  // barrier (__syncwarp), and take their groups together so that each reaches it. With warp
+  // barriers inside Kokkos's loop over the league, nvcc compiled the N = 8 volume into code that
+  // took 1.16 times as long as the same body launched without that loop; with the team's barrier
+  // it takes as long as its plain CUDA port (docs/PERFORMANCE.md, "Warp barriers inside Kokkos's
+  // league loop").
+  //
   // With Stage the warp runs its four elements' whole LSERK stage: it also gathers their flux
   // into its scratch, as B fragments in the same column order (lane_flux values per lane), and
   // multiplies LIFT's row tiles of the pass by it, so the same lane holds the lifted flux of the
@@ -468,14 +475,19 @@ struct TunedKernels {
       [[maybe_unused]] Real* rb = fx + lane_flux * 32;
       const Real* A = tensor_D.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
+      // Whether the warps wait at the team's barrier: then they take their groups together, and a
+      // warp past the last element computes the last one's and stores nothing. (Without a barrier
+      // the loop stays as it was: at N = 6 the same exit made nvcc spill more of the volume with
+      // its fields in registers, 1.11 times the stage.)
+      constexpr bool synced = !RegisterFields || Stage;
       for (int s = 0; s < shape.sequential; ++s) {
-        const int e0 = begin + ((m.league_rank() * shape.sequential + s) * warps + warp) * 4;
-        if (e0 >= end) break;
+        const int g0 = (m.league_rank() * shape.sequential + s) * warps, e0 = begin + (g0 + warp) * 4;
+        if ((synced ? begin + g0 * 4 : e0) >= end) break;
         // The warp's fields as B fragments; past the last element, the last one's.
         const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
         Real bv[RegisterFields ? kst : 1][NB];
-        if constexpr (!RegisterFields || Stage) warp_sync();  // the previous group's fragments have been read
+        if constexpr (synced) m.team_barrier();  // the previous group's fragments have been read
         auto load = [&](int ks, int j) {
           const int f = 2 * j + b_field, i = 4 * ks + b_node;
           return f < nf && i < np ? src[f * np + i] : Real(0);
@@ -507,7 +519,7 @@ struct TunedKernels {
               fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
           });
         }
-        if constexpr (!RegisterFields || Stage) warp_sync();
+        if constexpr (synced) m.team_barrier();
         const int e = e0 + lane % 4;
         for (int t0 = 0; t0 < mtd; t0 += WI) {
           // Slot d WI + w: row tile t0 + w of D_d (pairs: two row tiles of one D).
@@ -589,7 +601,7 @@ struct TunedKernels {
         }
         if constexpr (Stage) {
           // The update in memory order: the four elements' (field, node) rows are consecutive.
-          warp_sync();
+          m.team_barrier();
           const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
           const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
           // Batches of loads before the stores, as in the batched lift_epilogue.
