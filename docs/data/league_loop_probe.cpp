@@ -1,8 +1,9 @@
 // Probe for docs/PERFORMANCE.md, "Warp barriers inside Kokkos's league loop" (not built by CMake).
 //
-// Times the lane-finished tensor-core volume kernel of the tuned family at N = 8 (w_i = 2,
-// paired row tiles, fields in scratch, unrolled: the choice of the H100 tables) on random data,
-// launched four ways on the same functor:
+// Times the lane-finished tensor-core volume kernel of the tuned family (paired row tiles,
+// unrolled; by default N = 8, w_i = 2, fields in scratch, one group per team: the choice of the
+// H100 tables; other shapes with -DPROBE_ORDER, -DPROBE_WI, -DPROBE_REGISTER_FIELDS (0 or 1) and
+// -DPROBE_GROUPS) on random data, launched four ways on the same functor:
 //   kokkos      as dgk launches it (Kokkos::parallel_for over a TeamPolicy);
 //   plain       its body called from a plain CUDA kernel, one team per block;
 //   loop        the same inside a loop over the league, as Kokkos's driver runs it;
@@ -29,10 +30,23 @@
 #include "dgk/physics/maxwell3d.hpp"
 #undef private
 
+#ifndef PROBE_ORDER
+#define PROBE_ORDER 8
+#endif
+#ifndef PROBE_WI
+#define PROBE_WI 2
+#endif
+#ifndef PROBE_REGISTER_FIELDS
+#define PROBE_REGISTER_FIELDS 0
+#endif
+#ifndef PROBE_GROUPS
+#define PROBE_GROUPS 1
+#endif
+
 namespace {
 using Physics = dgk::physics::Maxwell3D;
-using K8 = dgk::kernels::nodal_tet::TunedKernels<8, Physics, Kokkos::Cuda, double>;
-using Tag = dgk::kernels::nodal_tet::TagTensorVolumeLanes<2, true, false, true, false, 0>;
+using K8 = dgk::kernels::nodal_tet::TunedKernels<PROBE_ORDER, Physics, Kokkos::Cuda, double>;
+using Tag = dgk::kernels::nodal_tet::TagTensorVolumeLanes<PROBE_WI, true, PROBE_REGISTER_FIELDS != 0, true, false, 0>;
 using Member = Kokkos::Impl::CudaTeamMember;
 
 // Kokkos's team reserve ahead of the team's scratch: (team size + 2) doubles.
@@ -74,7 +88,7 @@ int main(int argc, char** argv) {
   {
     constexpr int np = K8::np, nf = K8::nf;
     const int K = 196608, reps = argc > 1 ? std::atoi(argv[1]) : 30;
-    K8 k;
+    K8 k;  // the tuned kernels of one order
     k.mesh.num_elements = K;
     k.mesh.drdx = decltype(k.mesh.drdx)("drdx", K);
     k.mesh.material = decltype(k.mesh.material)("material", K);
@@ -93,15 +107,17 @@ int main(int argc, char** argv) {
     fill(k.q);
     fill(k.tensor_D);
     k.shape.lane_epilogue = k.shape.unrolled = k.shape.paired_tiles = true;
-    k.shape.inline_blocks = 2;
-    k.shape.warps = k.shape.sequential = 1;
+    k.shape.inline_blocks = PROBE_WI;
+    k.shape.register_fields = PROBE_REGISTER_FIELDS != 0;
+    k.shape.warps = 1;
+    k.shape.sequential = PROBE_GROUPS;
     k.shape.elements = 4;
     k.begin = 0;
     k.end = K;
     const std::size_t bytes = K8::scratch_bytes_tensor_lanes(k.shape, false);
-    const int league = (K + 3) / 4;
+    const int league = (K + 4 * PROBE_GROUPS - 1) / (4 * PROBE_GROUPS);
     cudaStream_t stream = Kokkos::Cuda().cuda_stream();
-    auto kokkos = [&] { k.template launch<Tag>(Kokkos::Cuda(), "probe", 4, bytes, 32); };
+    auto kokkos = [&] { k.template launch<Tag>(Kokkos::Cuda(), "probe", 4 * PROBE_GROUPS, bytes, 32); };
     auto plain_launch = [&](auto kernel) {
       cudaFuncSetCacheConfig(kernel, cudaFuncCachePreferShared);
       return [=] { kernel<<<league, dim3(1, 32, 1), bytes + reserve, stream>>>(k, league, static_cast<int>(bytes), 0); };
@@ -148,7 +164,7 @@ int main(int argc, char** argv) {
       for (std::size_t x = 0; x < h.span(); ++x) same[v] = same[v] && h.data()[x] == reference.data()[x];
       ++v;
     }
-    std::printf("N = 8, %d elements, medians of %d (CUDA events)\n", K, reps);
+    std::printf("N = %d, %d elements, medians of %d (CUDA events)\n", PROBE_ORDER, K, reps);
     for (int x = 0; x < 4; ++x) {
       std::sort(t[x].begin(), t[x].end());
       std::printf("%-7s %8.4f ms  %5.3f of kokkos  %s\n", names[x], t[x][reps / 2], t[x][reps / 2] / t[0][reps / 2],
