@@ -288,15 +288,15 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
   using Fragments = kernels::nodal_tet::LaneFragments<np, NB>;
   double* mine = shared + static_cast<std::size_t>(warp) * Fragments::values;
   const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
+  // The block's barrier where the Kokkos kernel has the team's (its groups taken together).
+  constexpr bool synced = kernels::nodal_tet::lanes_team_barrier(RegisterFields, false);
   for (int s = 0; s < ws; ++s) {
-    // With its fields in scratch the block's warps take their groups together, as the Kokkos
-    // kernel's team (they wait at the block's barrier).
     const int g0 = (blockIdx.x * ws + s) * warps, e0 = (g0 + warp) * 4;
-    if ((RegisterFields ? e0 : g0 * 4) >= K) break;
+    if ((synced ? g0 * 4 : e0) >= K) break;
     const int eb = e0 + b_element < K ? e0 + b_element : K - 1;
     const double* src = q + static_cast<std::size_t>(eb) * nf * np;
     double bv[RegisterFields ? kst : 1][NB];
-    if (!RegisterFields) __syncthreads();
+    if (synced) __syncthreads();
     auto load = [&](int ks, int j) {
       const int f = 2 * j + b_field, i = 4 * ks + b_node;
       return f < nf && i < np ? src[f * np + i] : 0.0;
@@ -318,7 +318,7 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
 #pragma unroll
       for (int j = 0; j < NB; ++j) Fragments::put(mine, kst - 1, j, lane, load(kst - 1, j));
     }
-    if (!RegisterFields) __syncthreads();
+    if (synced) __syncthreads();
     const int e = e0 + lane % 4;
     for (int t0 = 0; t0 < mtd; t0 += WI) {
       bool live[MB];

@@ -140,6 +140,17 @@ constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_reg
 /// is 576 bytes less per warp, which keeps seven one-warp teams on an SM of 228 KB (Kokkos adds
 /// its own reserve to each team's scratch). Not compact (or where np is a multiple of 4), the
 /// last k-step is stored like the others, its padding nodes as zeros (tail = 4).
+/// Whether the warps of a lane-finished kernel wait at the team's barrier: where they use scratch
+/// (their fields there, or the whole stage). Then a team's warps take their groups together, so
+/// that each reaches it, and a warp past the last element computes the last one's and stores
+/// nothing. With warp barriers (__syncwarp) inside Kokkos's loop over the league, nvcc compiled
+/// the N = 8 volume into code that took 1.16 times as long as the same body without that loop;
+/// with the team's barrier it takes as long as its plain CUDA port (docs/PERFORMANCE.md, "Warp
+/// barriers inside Kokkos's league loop"). Without a barrier each warp leaves on its own, as
+/// before: at N = 6 the team's exit made nvcc spill more of the volume with its fields in
+/// registers (1.11 times the stage). Shared by the Kokkos kernel and its CUDA port.
+constexpr bool lanes_team_barrier(bool register_fields, bool stage) { return !register_fields || stage; }
+
 template <int Np, int Tiles, bool Compact = true>
 struct LaneFragments {
   static constexpr int ksteps = (Np + 3) / 4, tail = Compact ? Np - 4 * (ksteps - 1) : 4;
@@ -441,12 +452,8 @@ struct TunedKernels {
   // it, or they live in local memory); which way is faster from scratch depends on the order
   // (the compiler then keeps more operator loads in flight, at the cost of registers).
   //
-  // A warp's part of scratch is its own, but the warps wait at the team's barrier, not a warp
-  // barrier (__syncwarp), and take their groups together so that each reaches it. With warp
-  // barriers inside Kokkos's loop over the league, nvcc compiled the N = 8 volume into code that
-  // took 1.16 times as long as the same body launched without that loop; with the team's barrier
-  // it takes as long as its plain CUDA port (docs/PERFORMANCE.md, "Warp barriers inside Kokkos's
-  // league loop").
+  // A warp's part of scratch is its own, but the warps wait at the team's barrier
+  // (lanes_team_barrier).
   //
   // With Stage the warp runs its four elements' whole LSERK stage: it also gathers their flux
   // into its scratch, as B fragments in the same column order (lane_flux values per lane), and
@@ -475,11 +482,7 @@ struct TunedKernels {
       [[maybe_unused]] Real* rb = fx + lane_flux * 32;
       const Real* A = tensor_D.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
-      // Whether the warps wait at the team's barrier: then they take their groups together, and a
-      // warp past the last element computes the last one's and stores nothing. (Without a barrier
-      // the loop stays as it was: at N = 6 the same exit made nvcc spill more of the volume with
-      // its fields in registers, 1.11 times the stage.)
-      constexpr bool synced = !RegisterFields || Stage;
+      constexpr bool synced = lanes_team_barrier(RegisterFields, Stage);
       for (int s = 0; s < shape.sequential; ++s) {
         const int g0 = (m.league_rank() * shape.sequential + s) * warps, e0 = begin + (g0 + warp) * 4;
         if ((synced ? begin + g0 * 4 : e0) >= end) break;
