@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "dgk/core/read_only.hpp"
 #include "dgk/kernels/nodal_tet/data.hpp"
 
 namespace dgk::kernels::nodal_tet {
@@ -34,8 +35,10 @@ KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, 
                                         Real (&out)[Physics::num_fields]) {
   constexpr int nf = Physics::num_fields;
   Real g[9];
-  for (int c = 0; c < 9; ++c) g[c] = mesh.drdx(e, c);
-  const Real mat[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+  const Real* ge = mesh.drdx.data() + 9 * static_cast<std::size_t>(e);
+  const Real* me = mesh.material.data() + 2 * static_cast<std::size_t>(e);
+  for (int c = 0; c < 9; ++c) g[c] = read_only(ge + c);
+  const Real mat[2] = {read_only(me), read_only(me + 1)};
   Real grad[3][nf];
   for (int f = 0; f < nf; ++f) {
     grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
@@ -55,10 +58,11 @@ KOKKOS_INLINE_FUNCTION void face_flux_of_states(const MeshData<Real, Mem>& mesh,
                                                 Real (&out)[Physics::num_fields]) {
   constexpr int nc = Physics::flux_coefficients;
   static_assert(nc <= MeshData<Real, Mem>::max_flux_coefficients, "MeshData::face has no room for the flux coefficients");
-  const int code = mesh.bc(e, face);
-  const Real n[3] = {mesh.face(e, face, 0), mesh.face(e, face, 1), mesh.face(e, face, 2)};
+  const int code = read_only(mesh.bc.data() + 4 * static_cast<std::size_t>(e) + face);
+  const Real* row = mesh.face.data() + (4 * static_cast<std::size_t>(e) + face) * MeshData<Real, Mem>::face_values;
+  const Real n[3] = {read_only(row), read_only(row + 1), read_only(row + 2)};
   Real c[nc];
-  for (int i = 0; i < nc; ++i) c[i] = mesh.face(e, face, 3 + i);
+  for (int i = 0; i < nc; ++i) c[i] = read_only(row + 3 + i);
   if (code >= 0) Physics::boundary_state(code, n, qm, qp);
   Physics::face_flux(n, c, qm, qp, out);
 }
@@ -77,8 +81,8 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
   const int nfp = NFP > 0 ? NFP : static_cast<int>(ops.fmask.extent(1));
   const int np = NP > 0 ? NP : static_cast<int>(q.extent(2));
   const int face = k / nfp;
-  const int node = ops.fmask(face, k % nfp);
-  const int p = mesh.mapP(e, k), ep = p / np, jp = p % np;
+  const int node = read_only(ops.fmask.data() + k);  // fmask(face, k % nfp)
+  const int p = read_only(mesh.mapP.data() + static_cast<std::size_t>(e) * (4 * nfp) + k), ep = p / np, jp = p % np;
   Real qm[nf], qp[nf];
   for (int f = 0; f < nf; ++f) {
     qm[f] = q(e, f, node);

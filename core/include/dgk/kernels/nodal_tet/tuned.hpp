@@ -1466,7 +1466,8 @@ struct TunedKernels {
                                            const Real (&dt_)[nf]) const {
     Real out[nf];
     volume_term<Physics>(mesh, e, dr, ds, dt_, out);
-    for (int f = 0; f < nf; ++f) rhs(e, f, i) = out[f];
+    Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;  // rhs: (K, nf, np), unpadded
+    for (int f = 0; f < nf; ++f) r[f * np] = out[f];
   }
 
   // The rows a thread of microblock slot l reads in a group starting at g0: element g0 + w k + l
