@@ -33,6 +33,7 @@
 
 #include "dgk/core/error.hpp"
 #include "dgk/kernels/nodal_tet/data.hpp"
+#include "dgk/kernels/nodal_tet/kernels.hpp"
 
 namespace dgk::kernels::nodal_tet {
 
@@ -125,19 +126,11 @@ struct BlockedKernels {
         for (int l = 0; l < rb; ++l) {
           if (l >= nb) break;
           const int e = e0 + b0 + l;
-          Real g[9];
-          for (int c = 0; c < 9; ++c) g[c] = mesh.drdx(e, c);
-          const Real mat[2] = {mesh.material(e, 0), mesh.material(e, 1)};
+          const auto geo = element_geometry(mesh, e);  // once for the element's rows
           for (int r = 0; r < rr; ++r) {
             if (i0 + r >= np) break;
-            Real grad[3][nf];
-            for (int f = 0; f < nf; ++f) {
-              grad[0][f] = g[0] * dr[r][l][f] + g[1] * ds[r][l][f] + g[2] * dt[r][l][f];
-              grad[1][f] = g[3] * dr[r][l][f] + g[4] * ds[r][l][f] + g[5] * dt[r][l][f];
-              grad[2][f] = g[6] * dr[r][l][f] + g[7] * ds[r][l][f] + g[8] * dt[r][l][f];
-            }
             Real out[nf];
-            Physics::volume(grad, mat, out);
+            volume_term<Physics>(geo, dr[r][l], ds[r][l], dt[r][l], out);
             for (int f = 0; f < nf; ++f) rhs(e, f, i0 + r) = out[f];
           }
         }

@@ -1,9 +1,9 @@
 // Device data of the nodal tetrahedral DG operator: reference operators and per-element mesh
 // data as Kokkos Views. Filled on the host (see dgk/physics/tet_solver.hpp) and read by
 // the kernels of this folder. Every View here is allocated without padding, so the kernels may
-// index a row from data() with strides known at compile time (or from the extents), and read
-// the operators and the mesh data through the read-only path (dgk/core/read_only.hpp): nothing
-// writes them while a kernel runs.
+// index a row from data() with strides known at compile time (or from the extents). Nothing
+// writes the mesh data while a kernel runs: the kernels read it, and fmask, through the
+// read-only path (dgk/core/read_only.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>

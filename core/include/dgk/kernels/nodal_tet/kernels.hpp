@@ -26,26 +26,45 @@ struct LaunchShape {
   int lift_team = 1;
 };
 
-/// The physics' volume term at one node of element e from the reference derivatives of its
+/// An element's metric terms (rx, sx, tx, ry, sy, ty, rz, sz, tz) and its two material values,
+/// read through the read-only path.
+template <class Real>
+struct ElementGeometry {
+  Real g[9], mat[2];
+};
+template <class Real, class Mem>
+KOKKOS_INLINE_FUNCTION ElementGeometry<Real> element_geometry(const MeshData<Real, Mem>& mesh, int e) {
+  ElementGeometry<Real> geo;
+  const Real* ge = mesh.drdx.data() + 9 * static_cast<std::size_t>(e);
+  const Real* me = mesh.material.data() + 2 * static_cast<std::size_t>(e);
+  for (int c = 0; c < 9; ++c) geo.g[c] = read_only(ge + c);
+  for (int c = 0; c < 2; ++c) geo.mat[c] = read_only(me + c);
+  return geo;
+}
+
+/// The physics' volume term at one node of an element from the reference derivatives of its
 /// fields (dr = D_r q, ...): the chain rule through the element's metric terms, then the
 /// physics with the element's material. Shared by every volume kernel.
-template <class Physics, class Real, class Mem>
-KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, const Real (&dr)[Physics::num_fields],
+template <class Physics, class Real>
+KOKKOS_INLINE_FUNCTION void volume_term(const ElementGeometry<Real>& geo, const Real (&dr)[Physics::num_fields],
                                         const Real (&ds)[Physics::num_fields], const Real (&dt)[Physics::num_fields],
                                         Real (&out)[Physics::num_fields]) {
   constexpr int nf = Physics::num_fields;
-  Real g[9];
-  const Real* ge = mesh.drdx.data() + 9 * static_cast<std::size_t>(e);
-  const Real* me = mesh.material.data() + 2 * static_cast<std::size_t>(e);
-  for (int c = 0; c < 9; ++c) g[c] = read_only(ge + c);
-  const Real mat[2] = {read_only(me), read_only(me + 1)};
+  const Real* g = geo.g;
   Real grad[3][nf];
   for (int f = 0; f < nf; ++f) {
     grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
     grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
     grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
   }
-  Physics::volume(grad, mat, out);
+  Physics::volume(grad, geo.mat, out);
+}
+/// The same at one node of element e, its geometry read from the mesh.
+template <class Physics, class Real, class Mem>
+KOKKOS_INLINE_FUNCTION void volume_term(const MeshData<Real, Mem>& mesh, int e, const Real (&dr)[Physics::num_fields],
+                                        const Real (&ds)[Physics::num_fields], const Real (&dt)[Physics::num_fields],
+                                        Real (&out)[Physics::num_fields]) {
+  volume_term<Physics>(element_geometry(mesh, e), dr, ds, dt, out);
 }
 
 /// The scaled numerical flux Fscale n.(F(u-) - F*) at a face node of element e on `face`, from

@@ -132,14 +132,6 @@ struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Sta
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
 constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_registers, 32); }
 
-/// The field fragments of the volume finished by the lanes in a warp's scratch (the Kokkos kernel
-/// and its plain CUDA port): the k-steps but the last hold 32 values per column tile, lane l's at
-/// (ks tiles + j) 32 + l. Compact, the last k-step holds only its nodes inside the element: of
-/// nodes 4 (ksteps - 1) + l % 4 the first `tail` (np - 4 (ksteps - 1), 1..4), the value of lane l
-/// at (j tail + l % 4) 8 + l / 4 after the others; the rest of its lanes read zero. At N = 8 that
-/// is 576 bytes less per warp, which keeps seven one-warp teams on an SM of 228 KB (Kokkos adds
-/// its own reserve to each team's scratch). Not compact (or where np is a multiple of 4), the
-/// last k-step is stored like the others, its padding nodes as zeros (tail = 4).
 /// Whether the warps of a lane-finished kernel wait at the team's barrier: where they use scratch
 /// (their fields there, or the whole stage). Then a team's warps take their groups together, so
 /// that each reaches it, and a warp past the last element computes the last one's and stores
@@ -151,6 +143,14 @@ constexpr int warp_teams_per_sm(int max_registers) { return teams_per_sm(max_reg
 /// registers (1.11 times the stage). Shared by the Kokkos kernel and its CUDA port.
 constexpr bool lanes_team_barrier(bool register_fields, bool stage) { return !register_fields || stage; }
 
+/// The field fragments of the volume finished by the lanes in a warp's scratch (the Kokkos kernel
+/// and its plain CUDA port): the k-steps but the last hold 32 values per column tile, lane l's at
+/// (ks tiles + j) 32 + l. Compact, the last k-step holds only its nodes inside the element: of
+/// nodes 4 (ksteps - 1) + l % 4 the first `tail` (np - 4 (ksteps - 1), 1..4), the value of lane l
+/// at (j tail + l % 4) 8 + l / 4 after the others; the rest of its lanes read zero. At N = 8 that
+/// is 576 bytes less per warp, which keeps seven one-warp teams on an SM of 228 KB (Kokkos adds
+/// its own reserve to each team's scratch). Not compact (or where np is a multiple of 4), the
+/// last k-step is stored like the others, its padding nodes as zeros (tail = 4).
 template <int Np, int Tiles, bool Compact = true>
 struct LaneFragments {
   static constexpr int ksteps = (Np + 3) / 4, tail = Compact ? Np - 4 * (ksteps - 1) : 4;
