@@ -216,10 +216,12 @@ struct Search {
   // tensor cores.
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     const bool stage = base.mode == LiftMode::FusedStage;
-    auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0) {
+    auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0,
+                    bool async = false) {
       NodalTuning t = base;
       MicroShape s;
       s.max_registers = max_registers;
+      s.async_copies = async;
       s.elements = 4;
       s.inline_blocks = wi;
       s.sequential = ws;
@@ -254,6 +256,12 @@ struct Search {
               for (bool paired : {false, true})
                 if ((cap != 64 || !stage) && (cap != 168 || wi == 1) && (!paired || cap == 168))
                   second.push_back(with(wi, ws, s.warps, paired, true, true, cap));
+      // The fused stage with asynchronous copies of res (w_i = 1, fields in registers, uncapped or
+      // under the cap of 168, or in scratch unrolled; refused and skipped where not compiled).
+      if (stage && (s.register_fields || s.unrolled))
+        for (int cap : s.register_fields ? std::vector<int>{0, 168} : std::vector<int>{0})
+          for (int ws : {1, 2})
+            for (bool paired : {false, true}) second.push_back(with(1, ws, s.warps, paired, s.register_fields, true, cap, true));
     });
   }
 

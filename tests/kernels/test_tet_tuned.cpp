@@ -181,6 +181,24 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.unrolled = fields >= 1;
     all.push_back(t);
   }
+  // The fused stage with asynchronous copies of res (w_i = 1): fields in registers (uncapped or
+  // under the cap of 168) or in scratch unrolled, paired or not, partly empty teams and groups in
+  // sequence (the warp's scratch reused).
+  for (auto [ws, warps, fields, pair, cap] :
+       {std::array{1, 1, 2, 0, 0}, std::array{3, 2, 2, 1, 0}, std::array{2, 1, 1, 0, 0}, std::array{3, 3, 1, 1, 0},
+        std::array{2, 1, 2, 0, 168}, std::array{3, 2, 2, 1, 168}}) {
+    nt::NodalTuning t = base;
+    t.mode = nt::LiftMode::FusedStage;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, 1, ws, warps, 1);
+    t.volume_shape.paired_tiles = pair != 0;
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.register_fields = fields == 2;
+    t.volume_shape.unrolled = true;
+    t.volume_shape.max_registers = cap;
+    t.volume_shape.async_copies = true;
+    all.push_back(t);
+  }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -419,7 +437,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
-      int ran_ahead = 0;
+      int ran_ahead = 0, ran_async_stage = 0;
       for (const auto& t : tunings) {
         auto probe = tuned_maxwell(backend, precision, order, mesh);
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
@@ -432,13 +450,16 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
                                 : t.volume_shape.max_registers == 168 ? lanes_mid_caps(backend, precision, order)
                                                                       : register_caps(backend, order));
           const bool no_registers = t.volume_shape.register_fields && !register_fields(order);
+          // The fused stage with asynchronous copies is compiled at N <= 5.
+          const bool no_async_stage = t.volume_shape.async_copies && order > 5;
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
           EXPECT_TRUE(why.find("scratch") != std::string::npos || why.find("threads") != std::string::npos ||
                       (no_tensor && why.find("tensor cores") != std::string::npos) ||
                       (no_cap && why.find("register cap") != std::string::npos) ||
-                      (no_registers && why.find("fields in registers") != std::string::npos))
+                      (no_registers && why.find("fields in registers") != std::string::npos) ||
+                      (no_async_stage && why.find("asynchronous copies") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
@@ -457,6 +478,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.lift_shape.batched_loads) ++ran_batched;
         if (t.lift_shape.async_copies) ++ran_async[static_cast<int>(t.mode)];
         if (t.lift_shape.loads_ahead) ++ran_ahead;
+        if (t.volume_shape.async_copies) ++ran_async_stage;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
           if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
@@ -502,6 +524,11 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
             << precision << " order " << order << ": the lane-finished tensor volume did not run (fields in scratch "
             << ran_lanes << " times, in registers " << ran_lane_registers << ")";
         EXPECT_TRUE(ran_stage >= 1 || !stage_fits) << precision << " order " << order << ": the fused stage did not run";
+        // With asynchronous copies: in registers wherever they hold the fields (N <= 5), in scratch
+        // where one warp's fits.
+        EXPECT_TRUE(order > 5 || ran_async_stage >= (register_fields(order) ? 2 : 0) + (stage_fits ? 1 : 0))
+            << precision << " order " << order << ": the fused stage with asynchronous copies ran " << ran_async_stage
+            << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";

@@ -100,7 +100,8 @@ template <int MB, bool Paired>
 struct TagTensorVolume {};
 template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false, bool Ahead = false>
 struct TagTensorLift {};
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
+          bool Async = false>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
@@ -113,8 +114,8 @@ struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constan
 template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
 struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
     : std::integral_constant<int, MaxRegisters> {};
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
-struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
+struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
@@ -124,8 +125,8 @@ struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>
 /// The register cap of the lane-finished kernels for teams of up to two warps (lanes_mid_team
 /// threads): six such teams, twelve warps, per SM (TunedKernels::tensor_lanes_mid).
 inline constexpr int lanes_mid_registers = 168, lanes_mid_team = 64;
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
-struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
+struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>>
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
@@ -461,10 +462,18 @@ struct TunedKernels {
   // same (element, field, node); it adds it to the volume term into the warp's scratch, and the
   // warp then applies the update (res = a res + dt rhs, q_out = q + b res) in memory order, 32
   // consecutive values at a time. rhs never reaches memory.
-  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters>
+  //
+  // With Async (the fused stage), the warp starts each group with asynchronous copies of its four
+  // elements' res into the place of their rhs in its scratch, which land while it stages the
+  // fields and gathers the flux; each lane then turns its res into the new one there
+  // (a res + dt rhs), the warp stores res from there in memory order, turns it into
+  // q_out = q + b res there from the fields it holds as B fragments, and stores q_out in memory
+  // order: the update loads nothing from memory.
+  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
   KOKKOS_INLINE_FUNCTION void operator()(
-      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters>, const Member& m) const {
+      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>, const Member& m) const {
     static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
+    static_assert(Stage || !Async, "dgk::nodal_tet::tensor_volume_lanes: asynchronous copies are the fused stage's");
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
       constexpr int NB = lane_tiles, MB = 3 * WI;
       [[maybe_unused]] constexpr int kc = nc / 4;
@@ -476,6 +485,8 @@ struct TunedKernels {
       if constexpr (per_warp > 0) {
         Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage)));
         if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
+        // With Async from a 16-byte boundary (per_warp is a multiple of 32 values).
+        if constexpr (Async) sb = align_16(sb);
         mine = sb + static_cast<std::size_t>(warp) * per_warp;
       }
       [[maybe_unused]] Real* fx = mine + scratch_fields;  // Stage: the flux, then rhs
@@ -491,6 +502,22 @@ struct TunedKernels {
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
         Real bv[RegisterFields ? kst : 1][NB];
         if constexpr (synced) m.team_barrier();  // the previous group's fragments have been read
+        // The warp's values (its elements' (field, node) rows, consecutive) and where they start.
+        [[maybe_unused]] const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
+        [[maybe_unused]] const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
+        if constexpr (Async) {
+          // res into rhs's place, 16 bytes at a time where res is aligned so (nf np values per
+          // element: an even number for Maxwell, so every group starts on a 16-byte boundary).
+          if (e0 < end) {
+            const Real* from = res.data() + first;
+            if (values % 2 == 0 && aligned_16(from)) {
+              for (int x = lane; x < values / 2; x += 32) async_copy<16>(rb + 2 * x, from + 2 * x);
+            } else {
+              for (int x = lane; x < values; x += 32) async_copy<sizeof(Real)>(rb + x, from + x);
+            }
+          }
+          async_commit();
+        }
         auto load = [&](int ks, int j) {
           const int f = 2 * j + b_field, i = 4 * ks + b_node;
           return f < nf && i < np ? src[f * np + i] : Real(0);
@@ -522,6 +549,7 @@ struct TunedKernels {
               fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
           });
         }
+        if constexpr (Async) async_wait<0>();  // res has landed (seen by the warp after the barrier)
         if constexpr (synced) m.team_barrier();
         const int e = e0 + lane % 4;
         for (int t0 = 0; t0 < mtd; t0 += WI) {
@@ -595,18 +623,48 @@ struct TunedKernels {
                 Real out[nf];
                 volume_term<Physics>(mesh, e, dr, ds, dt_, out);
                 DGK_UNROLL
-                for (int f = 0; f < nf; ++f) rb[((lane % 4) * nf + f) * np + i] = out[f] + lifted[w][f / 2][f % 2];
+                for (int f = 0; f < nf; ++f) {
+                  Real& at = rb[((lane % 4) * nf + f) * np + i];
+                  if constexpr (Async)
+                    at = a * at + dt * (out[f] + lifted[w][f / 2][f % 2]);  // the new res
+                  else
+                    at = out[f] + lifted[w][f / 2][f % 2];
+                }
               } else {
                 write_volume(e, i, dr, ds, dt_);
               }
             }
           }
         }
-        if constexpr (Stage) {
+        if constexpr (Async) {
+          // The new res to memory in memory order; then each value of q the warp holds as a B
+          // fragment (lane l: element l / 8, field 2 j + (l / 4) % 2, node 4 ks + l % 4) turns
+          // its res in scratch into q_out = q + b res, which goes to memory in memory order too.
+          m.team_barrier();
+          for (int x = lane; x < values; x += 32) res.data()[first + x] = rb[x];
+          m.team_barrier();  // res has been read from scratch
+          if (e0 + b_element < end) {
+            Real* r = rb + b_element * nf * np;
+            k_steps<Unrolled, kst>([&](int ks) {
+              DGK_UNROLL
+              for (int j = 0; j < NB; ++j) {
+                const int f = 2 * j + b_field, i = 4 * ks + b_node;
+                if (f < nf && i < np) {
+                  Real v;
+                  if constexpr (RegisterFields)
+                    v = bv[ks][j];
+                  else
+                    v = mine[Layout::at(ks, j, lane)];
+                  r[f * np + i] = v + b * r[f * np + i];
+                }
+              }
+            });
+          }
+          m.team_barrier();
+          for (int x = lane; x < values; x += 32) q_out.data()[first + x] = rb[x];
+        } else if constexpr (Stage) {
           // The update in memory order: the four elements' (field, node) rows are consecutive.
           m.team_barrier();
-          const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
-          const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
           // Batches of loads before the stores, as in the batched lift_epilogue.
           constexpr int U = epilogue_batch;
           for (int x0 = lane; x0 < values; x0 += U * 32) {
@@ -956,10 +1014,13 @@ struct TunedKernels {
       TunedKernels k = *this;
       k.begin = 0;
       k.end = mesh.num_elements;
+      // A fused stage's shape times its volume part here (dgk bench): its asynchronous copies
+      // belong to the stage's update, so the volume is the same kernel without them.
+      k.shape.async_copies = false;
       if (shape.lane_epilogue)
-        k.dispatch_tensor_lanes(shape, false, [&](auto tag) {
+        k.dispatch_tensor_lanes(k.shape, false, [&](auto tag) {
           k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume_lanes",
-                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape, false),
+                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(k.shape, false),
                                            32 * shape.warps);
         });
       else
@@ -1043,11 +1104,13 @@ struct TunedKernels {
     return scratch_bytes(static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * tensor_ldc(cm));
   }
   /// The lane-finished volume kernel's scratch: each warp's field fragments, unless in registers,
-  /// and for the whole stage its flux fragments.
+  /// and for the whole stage its flux fragments and rhs (with asynchronous copies from a 16-byte
+  /// boundary).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s, bool stage) {
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
     const int per_warp = (s.register_fields ? 0 : fields) + (stage ? (lane_flux + lane_rhs) * 32 : 0);
-    return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp);
+    const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
+    return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
@@ -1126,9 +1189,9 @@ struct TunedKernels {
                << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
                << (lift ? ")" : ", a volume kernel)");
       }
-      if (shape.async_copies && !lift)
-        also() << "asynchronous copies (loads=async) are compiled for the tensor-core lift (asked for a volume kernel)";
-      else if (const std::string why = async_lift_refusal(shape); !why.empty())
+      if (shape.async_copies && !lift) {
+        if (const std::string why = async_stage_refusal(shape, stage); !why.empty()) also() << why;
+      } else if (const std::string why = async_lift_refusal(shape); !why.empty())
         also() << why;
       if (shape.loads_ahead && !lift)
         also() << "loads ahead (loads=ahead) are compiled for the tensor-core lift (asked for a volume kernel)";
@@ -1205,6 +1268,27 @@ struct TunedKernels {
   /// kernels"). Compiled at N = 3..5.
   static constexpr int tensor_lanes_mid = lanes_mid_registers;
   static constexpr bool lanes_mid_caps = lanes_open_bounds && N >= 3 && N <= 5;
+  /// The fused stage with asynchronous copies of res (loads=async) is compiled at the orders where
+  /// a fused stage can be the tuner's choice (N <= 5; from N = 6 its scratch leaves too few warps
+  /// per SM), w_i = 1, with its fields in registers (uncapped or under tensor_lanes_mid) or in
+  /// scratch with its k-steps unrolled.
+  static constexpr bool lanes_async_stage = tensor_cores && N <= 5;
+  /// Why the volume finished by the lanes cannot run with asynchronous copies (empty if it can,
+  /// or if the shape has none).
+  static std::string async_stage_refusal(const MicroShape& s, bool stage) {
+    if (!s.async_copies) return {};
+    const bool fields = s.register_fields ? (s.max_registers == 0 || s.max_registers == tensor_lanes_mid)
+                                          : (s.unrolled && s.max_registers == 0);
+    if (stage && lanes_async_stage && s.inline_blocks == 1 && fields) return {};
+    std::ostringstream o;
+    o << "asynchronous copies (loads=async) are compiled for the fused stage at N <= 5 with w_i = 1, its fields in "
+         "registers (uncapped or capped at "
+      << tensor_lanes_mid << " registers) or in scratch unrolled, and for the tensor-core lift (asked: "
+      << (stage ? "the fused stage" : "a volume kernel") << " at N = " << N << ", w_i = " << s.inline_blocks
+      << (s.register_fields ? ", fields in registers" : (s.unrolled ? ", fields in scratch unrolled" : ", fields in scratch"))
+      << ", cap " << s.max_registers << (tensor_cores ? ")" : ", no tensor cores in this build)");
+    return o.str();
+  }
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
   /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
   /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
@@ -1490,12 +1574,27 @@ struct TunedKernels {
   }
 
   // The lane-finished kernels: the volume, or with `stage` the whole stage (paired or not: at
-  // w_i = 2 the stage's lift pairs LIFT's two row tiles too; at w_i = 1 it holds one).
+  // w_i = 2 the stage's lift pairs LIFT's two row tiles too; at w_i = 1 it holds one), with
+  // asynchronous copies where compiled (async_stage_refusal).
   template <class F>
   static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f) {
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
+      if (s.async_copies) {
+        const std::string why = async_stage_refusal(s, St);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
+        if constexpr (St && WI == 1 && lanes_async_stage) {
+          if (s.max_registers == tensor_lanes_mid) {
+            if constexpr (lanes_mid_caps) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid, true>{});
+          } else if (s.register_fields) {
+            if constexpr (lane_fields <= max_lane_fields) f(TagTensorVolumeLanes<WI, P, true, true, St, 0, true>{});
+          } else {
+            f(TagTensorVolumeLanes<WI, P, false, true, St, 0, true>{});
+          }
+        }
+        return;
+      }
       if (s.max_registers != 0) {
         const std::string why = lanes_cap_refusal(s, St);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
