@@ -10,6 +10,8 @@
 // GPUs only (dgk/core/tensor_core.hpp).
 #pragma once
 
+#include <cstdint>
+
 #include <Kokkos_Core.hpp>
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -35,6 +37,21 @@ KOKKOS_INLINE_FUNCTION void async_copy(void* dst, const void* src) {
   };
   *static_cast<Chunk*>(dst) = *static_cast<const Chunk*>(src);
 #endif
+}
+
+/// The calling thread's share (rank of `threads`) of copying the `count` consecutive values at
+/// src (global memory) to dst (team scratch): 16 bytes at a time where both start on a 16-byte
+/// boundary and the run is a whole number of 16-byte pieces, else value by value.
+template <class T>
+KOKKOS_INLINE_FUNCTION void async_copy_run(T* dst, const T* src, int count, int rank, int threads) {
+  constexpr int per = 16 / sizeof(T);
+  const bool wide = count % per == 0 && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0 &&
+                    reinterpret_cast<std::uintptr_t>(src) % 16 == 0;
+  if (wide) {
+    for (int x = rank; x < count / per; x += threads) async_copy<16>(dst + per * x, src + per * x);
+  } else {
+    for (int x = rank; x < count; x += threads) async_copy<sizeof(T)>(dst + x, src + x);
+  }
 }
 
 /// Closes the calling thread's group of copies issued since the previous call.

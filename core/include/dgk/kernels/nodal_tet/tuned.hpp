@@ -506,16 +506,9 @@ struct TunedKernels {
         [[maybe_unused]] const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
         [[maybe_unused]] const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
         if constexpr (Async) {
-          // res into rhs's place, 16 bytes at a time where res is aligned so (nf np values per
-          // element: an even number for Maxwell, so every group starts on a 16-byte boundary).
-          if (e0 < end) {
-            const Real* from = res.data() + first;
-            if (values % 2 == 0 && aligned_16(from)) {
-              for (int x = lane; x < values / 2; x += 32) async_copy<16>(rb + 2 * x, from + 2 * x);
-            } else {
-              for (int x = lane; x < values; x += 32) async_copy<sizeof(Real)>(rb + x, from + x);
-            }
-          }
+          // res into rhs's place (16 bytes at a time: nf np values per element is an even number
+          // for Maxwell, so every group starts on a 16-byte boundary).
+          if (e0 < end) async_copy_run(rb, res.data() + first, values, lane, 32);
           async_commit();
         }
         auto load = [&](int ks, int j) {
@@ -763,18 +756,8 @@ struct TunedKernels {
           });
           async_commit();
           if (mode == LiftMode::FusedUpdate) {
-            const bool wide = nf * np % 2 == 0 && aligned_16(res.data() + base) && aligned_16(q.data() + base);
-            if (wide) {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
-                async_copy<16>(sr + 2 * t, res.data() + base + 2 * t);
-                async_copy<16>(sq + 2 * t, q.data() + base + 2 * t);
-              });
-            } else {
-              Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total), [&](const int x) {
-                async_copy<8>(sr + x, res.data() + base + x);
-                async_copy<8>(sq + x, q.data() + base + x);
-              });
-            }
+            async_copy_run(sr, res.data() + base, total, m.team_rank(), m.team_size());
+            async_copy_run(sq, q.data() + base, total, m.team_rank(), m.team_size());
           }
           async_commit();
         }
@@ -1435,12 +1418,11 @@ struct TunedKernels {
       }
     });
   }
-  /// n rounded up to an even number; p rounded up to a 16-byte boundary; whether p is on one.
+  /// n rounded up to an even number; p rounded up to a 16-byte boundary.
   KOKKOS_INLINE_FUNCTION static int even(int n) { return n + n % 2; }
   KOKKOS_INLINE_FUNCTION static Real* align_16(Real* p) {
     return reinterpret_cast<Real*>((reinterpret_cast<std::uintptr_t>(p) + 15) / 16 * 16);
   }
-  KOKKOS_INLINE_FUNCTION static bool aligned_16(const Real* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
   // What a lift kernel does with the lifted flux v at the field value `at` ((e nf + f) np + i):
   // add it to rhs, or in the fused-update mode apply the LSERK update with it. Split in two so
