@@ -10,7 +10,9 @@
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/kernels/nodal_tet/kernels.hpp"
 #include "dgk/physics/maxwell3d.hpp"
+#include "dgk/physics/tet_kernels.hpp"
 #include "dgk/physics/tet_solver.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 
 namespace dgk::app {
 
@@ -72,6 +74,46 @@ LayoutTiming time_field_layouts(Simulation& sim, int reps) {
   DGK_IF_CUDA(DGK_LAYOUT_TRY, )
   t.why = "the layout comparison covers the nodal maxwell3d solver in double";
   return t;
+}
+
+physics::StageLayoutComparison time_stage_layouts(Simulation& sim, int reps) {
+  auto* tunable = dynamic_cast<physics::NodalTunable*>(&sim);
+  if (!tunable) {
+    physics::StageLayoutComparison c;
+    c.why = "the layout comparison covers the nodal tetrahedral solvers";
+    return c;
+  }
+  return tunable->compare_stage_layouts(reps);
+}
+
+std::vector<std::pair<std::string, physics::StageLayoutComparison>> sweep_stage_layouts(Simulation& sim, int reps) {
+  namespace nt = kernels::nodal_tet;
+  std::vector<std::pair<std::string, physics::StageLayoutComparison>> out;
+  auto* tunable = dynamic_cast<physics::NodalTunable*>(&sim);
+  if (!tunable) return out;
+  for (int ws : {1, 2})
+    for (int warps : {1, 2})
+      for (bool paired : {false, true})
+        for (bool async : {false, true})
+          for (int cap : {0, nt::lanes_mid_registers}) {
+            nt::NodalTuning t;
+            t.mode = nt::LiftMode::FusedStage;
+            t.volume = nt::StageKernel::Tensor;
+            t.volume_shape.elements = 4;
+            t.volume_shape.sequential = ws;
+            t.volume_shape.warps = warps;
+            t.volume_shape.paired_tiles = paired;
+            t.volume_shape.lane_epilogue = true;
+            t.volume_shape.register_fields = true;
+            t.volume_shape.unrolled = true;
+            t.volume_shape.async_copies = async;
+            t.volume_shape.max_registers = cap;
+            if (!tunable->infeasible(t).empty()) continue;
+            tunable->set_tuning(t);
+            auto c = tunable->compare_stage_layouts(reps);
+            if (c.why.empty()) out.emplace_back(physics::to_string(t), c);
+          }
+  return out;
 }
 
 }  // namespace dgk::app

@@ -2,12 +2,16 @@
 // surface (flux gather) kernels of the nodal Maxwell solver timed on the solver's fields as they
 // are, (element, field, node), and on a copy arranged (element, node, field), where the nf values
 // of one node lie together (what a gather of one face node's trace reads). Same kernels, same
-// launch shapes; the outputs are compared.
+// launch shapes; the outputs are compared. Where the tuned kernels run the whole stage in one
+// kernel (the fused stage), that kernel is timed on both arrangements too.
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dgk/core/simulation.hpp"
+#include "dgk/physics/tet_tuning.hpp"
 
 namespace dgk::app {
 
@@ -23,5 +27,16 @@ struct LayoutTiming {
 /// Times both kernels on both layouts on `sim`'s data and backend (median of `reps` after a
 /// warm-up, fenced).
 LayoutTiming time_field_layouts(Simulation& sim, int reps);
+
+/// The tuned fused stage of `sim` on both arrangements of its fields (copies; the solver's state
+/// is untouched), where its current kernels are that stage in a shape compiled for both
+/// (physics::NodalTunable::compare_stage_layouts).
+physics::StageLayoutComparison time_stage_layouts(Simulation& sim, int reps);
+
+/// The same for every fused-stage shape compiled for both arrangements (w_i = 1, fields in
+/// registers; one or two sequential groups and warps, paired or not, with asynchronous copies or
+/// not, uncapped or under the cap of 168) that the solver can run, as (shape, comparison). Leaves
+/// the solver on the last shape compared.
+std::vector<std::pair<std::string, physics::StageLayoutComparison>> sweep_stage_layouts(Simulation& sim, int reps);
 
 }  // namespace dgk::app

@@ -388,6 +388,47 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
           std::cout << "  plain CUDA reference: " << ref.why << "\n";
         }
       }
+      // The tuned fused stage on both arrangements: the cache's shape, then every fused-stage
+      // shape compiled for both (this changes the solver's kernels, so it comes last).
+      if (layouts && base.name == "maxwell3d" && base.precision == "double" && fname == "nodal tuned") {
+        auto row_of = [&](const std::string& shape, const dgk::physics::StageLayoutComparison& st) {
+          Report row;
+          row.set("order", order);
+          row.set("shape", shape);
+          row.set("stage_field_major", st.seconds[0]);
+          row.set("stage_node_major", st.seconds[1]);
+          row.set("max_difference", st.max_difference);
+          row.set("max_value", st.max_value);
+          rep.add_row("stage_layouts", row);
+        };
+        const auto st = dgk::app::time_stage_layouts(sim, reps);
+        if (st.why.empty()) {
+          std::cout << std::setw(3) << order
+                    << "  field layouts (element, field, node) / (element, node, field): fused stage "
+                    << fmt(st.seconds[0] * 1e3, 4) << " / " << fmt(st.seconds[1] * 1e3, 4) << " ms ("
+                    << fmt(st.seconds[1] / st.seconds[0], 3) << "), results differ by "
+                    << fmt(st.max_difference, 2, true) << " (largest value " << fmt(st.max_value, 2, true) << ")\n";
+          row_of("cache", st);
+        } else {
+          std::cout << std::setw(3) << order << "  field layouts of the fused stage: " << st.why << "\n";
+        }
+        const auto sweep = dgk::app::sweep_stage_layouts(sim, reps);
+        double best[2] = {0, 0};
+        std::string best_shape[2];
+        for (const auto& [shape, c] : sweep) {
+          row_of(shape, c);
+          for (int v = 0; v < 2; ++v)
+            if (best[v] == 0 || c.seconds[v] < best[v]) {
+              best[v] = c.seconds[v];
+              best_shape[v] = shape;
+            }
+        }
+        if (!sweep.empty())
+          std::cout << std::setw(3) << order << "  field layouts over " << sweep.size()
+                    << " fused-stage shapes, fastest (element, field, node): " << fmt(best[0] * 1e3, 4) << " ms ("
+                    << best_shape[0] << "); (element, node, field): " << fmt(best[1] * 1e3, 4) << " ms ("
+                    << best_shape[1] << "), ratio " << fmt(best[1] / best[0], 3) << "\n";
+      }
     }
     // Speedups of every family over the nodal families (paper 002, Figures 7, 8 and 12).
     if (totals.size() > 1) {
@@ -634,8 +675,9 @@ int main(int argc, char* argv[]) {
   bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();
   bool bench_layouts = false;
   bench->add_flag("--layouts", bench_layouts,
-                  "maxwell3d, double, --kernel thread: also time the volume and surface kernels with the fields "
-                  "arranged (element, node, field) against the solver's (element, field, node)");
+                  "maxwell3d, double: also time with the fields arranged (element, node, field) against the "
+                  "solver's (element, field, node): with --kernel thread the volume and surface kernels, with "
+                  "--kernel tuned the fused stage where it is the tuned choice");
   bench->add_flag("--distributed", bench_distributed,
                   "time whole RK stages as a distributed run does (under mpirun: exchange overlapped, computation "
                   "alone, exchange alone, and the hidden fraction)");

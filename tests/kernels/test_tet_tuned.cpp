@@ -578,6 +578,63 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
   }
 }
 
+// The fused stage on its fields stored (element, node, field) computes what it computes on the
+// solver's (element, field, node): the same products, flux and update, in the same order, only
+// the addresses differ, so res and q_out agree to the bit. Where the node-major form is compiled
+// (tensor cores, N <= 4, fields in registers, uncapped or under the cap of 168; paired or not,
+// with asynchronous copies or not, partly empty teams), it runs; elsewhere the reason is given.
+TYPED_TEST(TunedKernels, TheFusedStageTakesNodeMajorFields) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  const auto mesh = test_box();
+  int ran = 0;
+  for (int order = 1; order <= std::min(5, max_compiled_order); ++order) {
+    auto sim = tuned_maxwell(backend, "double", order, mesh);
+    sim->set_fields(test_fields, 0.0);
+    auto& tunable = dynamic_cast<NodalTunable&>(*sim);
+    nt::NodalTuning split;
+    split.volume = nt::StageKernel::Micro;
+    split.lift = nt::StageKernel::Micro;
+    tunable.set_tuning(split);
+    EXPECT_NE(tunable.compare_stage_layouts(1).why.find("not the tuned fused stage"), std::string::npos);
+    for (auto [ws, warps, pair, async, cap] :
+         {std::array{1, 1, 0, 0, 0}, std::array{2, 1, 1, 0, 0}, std::array{3, 2, 1, 1, 0}, std::array{1, 3, 0, 1, 0},
+          std::array{2, 1, 0, 1, 168}, std::array{1, 2, 1, 0, 168}}) {
+      nt::NodalTuning t;
+      t.mode = nt::LiftMode::FusedStage;
+      t.volume = nt::StageKernel::Tensor;
+      t.volume_shape.elements = 4;
+      t.volume_shape.sequential = ws;
+      t.volume_shape.warps = warps;
+      t.volume_shape.paired_tiles = pair != 0;
+      t.volume_shape.lane_epilogue = true;
+      t.volume_shape.register_fields = true;
+      t.volume_shape.unrolled = true;
+      t.volume_shape.async_copies = async != 0;
+      t.volume_shape.max_registers = cap;
+      if (!tunable.infeasible(t).empty()) continue;  // the variants' test covers these refusals
+      tunable.set_tuning(t);
+      const auto c = tunable.compare_stage_layouts(1);
+      const bool compiled = order <= 4 && (cap == 0 || lanes_mid_caps(backend, "double", order));
+      if (!compiled) {
+        EXPECT_NE(c.why.find("(element, node, field)"), std::string::npos) << physics::to_string(t) << ": " << c.why;
+        continue;
+      }
+      ASSERT_TRUE(c.why.empty()) << "order " << order << ", " << physics::to_string(t) << ": " << c.why;
+      EXPECT_GT(c.max_value, 0.0);
+      EXPECT_EQ(c.max_difference, 0.0) << "order " << order << ", " << physics::to_string(t);
+      EXPECT_GT(c.seconds[0], 0.0);
+      EXPECT_GT(c.seconds[1], 0.0);
+      ++ran;
+    }
+  }
+  // On the tensor cores it ran at every order up to 4.
+  if (tensor_cores(backend, "double")) {
+    EXPECT_GE(ran, std::min(4, max_compiled_order));
+  }
+}
+
 TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
@@ -975,6 +1032,9 @@ class WrongStages : public NodalTunable {
     return m_wrong(m_current) ? t * 1e-3 : t;
   }
   double stage_deviation() override { return m_wrong(m_current) ? 1e6 : m_inner.stage_deviation(); }
+  physics::StageLayoutComparison compare_stage_layouts(int reps) override {
+    return m_inner.compare_stage_layouts(reps);
+  }
   int nodes_per_element() const override { return m_inner.nodes_per_element(); }
   bool host_kernels() const override { return m_inner.host_kernels(); }
   std::string device() const override { return m_inner.device(); }

@@ -696,6 +696,64 @@ class TetSolver final : public Simulation, public NodalTunable {
         m_tensor_L = K::tensor_lift_operator(m_space, m_ops);
     });
   }
+  StageLayoutComparison compare_stage_layouts(int reps) override {
+    StageLayoutComparison c;
+    if (mode() != LiftMode::FusedStage) {
+      c.why = "the kernels are not the tuned fused stage";
+      return c;
+    }
+    dispatch_order(m_order, [&](auto n) {
+      using K = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, ExecutionSpace, Real>;
+      c.why = K::node_major_refusal(m_kernels.tuning.volume_shape, true);
+    });
+    if (!c.why.empty()) return c;
+    using Strided = Kokkos::View<Real***, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
+    const std::size_t K = m_q.extent(0), np = m_ref.np;
+    backends::require_memory<ExecutionSpace>(7.0 * double(m_q.span()) * sizeof(Real),
+                                             [] { return std::string("the copies of the fields in two arrangements"); });
+    FieldView q[2], res[2], out[2];
+    for (int v = 0; v < 2; ++v) {
+      q[v] = FieldView("dgk::nodal_tet::layout_q", K, nf, np);
+      res[v] = FieldView("dgk::nodal_tet::layout_res", K, nf, np);
+      out[v] = FieldView("dgk::nodal_tet::layout_q_out", K, nf, np);
+    }
+    // The node-major buffers seen as (element, field, node): q(e, f, i) at (e np + i) nf + f.
+    const Kokkos::LayoutStride node_major(K, np * nf, nf, 1, np, nf);
+    auto strided = [&](const FieldView& v) { return Strided(v.data(), node_major); };
+    Kokkos::deep_copy(m_space, q[0], m_q);
+    Kokkos::deep_copy(m_space, res[0], m_q);
+    Kokkos::deep_copy(m_space, strided(q[1]), m_q);
+    Kokkos::deep_copy(m_space, strided(res[1]), m_q);
+    auto run = [&](int v, double a, double b, double dt) {
+      dispatch_order(m_order, [&](auto n) {
+        auto k = tuned_for<decltype(n)::value>(m_kernels.tuning.volume_shape);
+        k.q = q[v];
+        k.res = res[v];
+        k.q_out = out[v];
+        k.a = Real(a);
+        k.b = Real(b);
+        k.dt = Real(dt);
+        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1);
+      });
+    };
+    run(0, 0.5, 0.25, 0.01);
+    run(1, 0.5, 0.25, 0.01);
+    for (const FieldView* x : {out, res}) {
+      FieldView back("dgk::nodal_tet::layout_back", K, nf, np);
+      Kokkos::deep_copy(m_space, back, strided(x[1]));
+      auto h0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x[0]);
+      auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), back);
+      for (std::size_t i = 0; i < h0.span(); ++i) {
+        c.max_difference = std::max(c.max_difference, std::abs(double(h0.data()[i]) - double(h1.data()[i])));
+        if (x == out) c.max_value = std::max(c.max_value, std::abs(double(h0.data()[i])));
+      }
+    }
+    c.seconds[0] = c.seconds[1] = std::numeric_limits<double>::infinity();
+    for (int round = 0; round < 2; ++round)
+      for (int v = 0; v < 2; ++v)
+        c.seconds[v] = std::min(c.seconds[v], backends::median_seconds(m_space, reps, [&] { run(v, 1.0, 0.0, 0.0); }));
+    return c;
+  }
   double time_part(TunedPart part, int reps) override {
     auto measure = [&](auto&& f) {
       comm().barrier();

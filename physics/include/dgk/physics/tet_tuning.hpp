@@ -50,6 +50,18 @@ namespace dgk::physics {
 enum class TunedPart { Volume, Lift, Stage };
 
 /// What the tuner needs of a solver (TetSolver implements it).
+/// The fused stage on its fields stored two ways (NodalTunable::compare_stage_layouts).
+struct StageLayoutComparison {
+  std::string why;  ///< why it could not run (empty if it ran)
+  /// Median seconds of one stage (a = 1, b = dt = 0, as time_part), [0]: the fields stored
+  /// (element, field, node), the solver's; [1]: (element, node, field). The smaller of two
+  /// medians each, taken alternately.
+  double seconds[2] = {0, 0};
+  /// Largest difference of res and of q_out between the two after one stage (a = 1/2, b = 1/4,
+  /// dt = 1/100, res starting as q), and the largest |q_out|.
+  double max_difference = 0, max_value = 0;
+};
+
 class NodalTunable {
  public:
   virtual ~NodalTunable() = default;
@@ -66,6 +78,12 @@ class NodalTunable {
   /// the tuning computes the same stage, far above where it does not. Leaves the state as it was.
   /// Collective in a distributed run.
   virtual double stage_deviation() = 0;
+  /// The current tuning's fused stage (volume, gather, lift and update in one kernel) on copies of
+  /// the state stored as the solver stores it, (element, field, node), and (element, node, field)
+  /// (kernels::nodal_tet::NodeMajorFields): one stage on each, compared, then each timed. The
+  /// state is untouched. `why` says what stops it: another mode, or a shape not compiled for
+  /// the node-major arrangement.
+  virtual StageLayoutComparison compare_stage_layouts(int reps) = 0;
   /// Nodes per element, and whether the kernels run on the host (one thread per team).
   virtual int nodes_per_element() const = 0;
   virtual bool host_kernels() const = 0;

@@ -6,6 +6,9 @@
 // read-only path (dgk/core/read_only.hpp).
 #pragma once
 
+#include <cstddef>
+#include <type_traits>
+
 #include <Kokkos_Core.hpp>
 
 namespace dgk::kernels::nodal_tet {
@@ -49,5 +52,40 @@ struct MeshData {
 /// Fields: q(element, field, node), node fastest.
 template <class Real, class MemorySpace>
 using Fields = Kokkos::View<Real***, Kokkos::LayoutRight, MemorySpace>;
+
+/// Fields stored (element, node, field), the nf values of one node together, read through the
+/// kernels' q(element, field, node): q(e, f, i) at (e np + i) nf + f of `data`. Where nf is even
+/// (every node then starts on a boundary of two values), node() reads a node's nf values two at
+/// a time (16-byte loads in double). The tuned fused stage takes its fields in either
+/// arrangement (TunedKernels::tensor_stage); a benchmark compares them (docs/PERFORMANCE.md,
+/// "Field layouts").
+template <class Real, int NF, int NP>
+struct NodeMajorFields {
+  const Real* data = nullptr;
+  KOKKOS_INLINE_FUNCTION Real operator()(int e, int f, int i) const {
+    return data[(static_cast<std::size_t>(e) * NP + i) * NF + f];
+  }
+  KOKKOS_INLINE_FUNCTION constexpr int extent(int d) const { return d == 1 ? NF : (d == 2 ? NP : 0); }
+  KOKKOS_INLINE_FUNCTION void node(int e, int i, Real (&v)[NF]) const {
+    const Real* at = data + (static_cast<std::size_t>(e) * NP + i) * NF;
+    if constexpr (NF % 2 == 0) {
+      struct alignas(2 * sizeof(Real)) Pair {
+        Real v[2];
+      };
+      const Pair* p = reinterpret_cast<const Pair*>(at);
+      for (int h = 0; h < NF / 2; ++h) {
+        const Pair x = p[h];
+        v[2 * h] = x.v[0];
+        v[2 * h + 1] = x.v[1];
+      }
+    } else {
+      for (int f = 0; f < NF; ++f) v[f] = at[f];
+    }
+  }
+};
+template <class T>
+struct IsNodeMajor : std::false_type {};
+template <class Real, int NF, int NP>
+struct IsNodeMajor<NodeMajorFields<Real, NF, NP>> : std::true_type {};
 
 }  // namespace dgk::kernels::nodal_tet

@@ -103,9 +103,14 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
   const int node = read_only(ops.fmask.data() + k);  // fmask(face, k % nfp)
   const int p = read_only(mesh.mapP.data() + static_cast<std::size_t>(e) * (4 * nfp) + k), ep = p / np, jp = p % np;
   Real qm[nf], qp[nf];
-  for (int f = 0; f < nf; ++f) {
-    qm[f] = q(e, f, node);
-    qp[f] = q(ep, f, jp);
+  if constexpr (IsNodeMajor<FieldView>::value) {
+    q.node(e, node, qm);
+    q.node(ep, jp, qp);
+  } else {
+    for (int f = 0; f < nf; ++f) {
+      qm[f] = q(e, f, node);
+      qp[f] = q(ep, f, jp);
+    }
   }
   face_flux_of_states<Physics>(mesh, e, face, qm, qp, out);
 }

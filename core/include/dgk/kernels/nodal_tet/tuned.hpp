@@ -101,7 +101,7 @@ struct TagTensorVolume {};
 template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false, bool Ahead = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
-          bool Async = false>
+          bool Async = false, bool NodeMajor = false>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
@@ -114,8 +114,9 @@ struct RegisterCap<TagMicroVolume<WI, RI, MaxRegisters>> : std::integral_constan
 template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
 struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
     : std::integral_constant<int, MaxRegisters> {};
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
-struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
+          bool NodeMajor>
+struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
@@ -125,8 +126,9 @@ struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>
 /// The register cap of the lane-finished kernels for teams of up to two warps (lanes_mid_team
 /// threads): six such teams, twelve warps, per SM (TunedKernels::tensor_lanes_mid).
 inline constexpr int lanes_mid_registers = 168, lanes_mid_team = 64;
-template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
-struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>>
+template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
+          bool NodeMajor>
+struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>>
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
@@ -469,11 +471,21 @@ struct TunedKernels {
   // (a res + dt rhs), the warp stores res from there in memory order, turns it into
   // q_out = q + b res there from the fields it holds as B fragments, and stores q_out in memory
   // order: the update loads nothing from memory.
-  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async>
+  //
+  // With NodeMajor (the fused stage, fields in registers) q, res and q_out are stored (element,
+  // node, field) (NodeMajorFields): the same kernel, its fragments, gather and update indexing
+  // an element's values by (node, field); the gather reads a face node's nf values two at a time.
+  template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
+            bool NodeMajor>
   KOKKOS_INLINE_FUNCTION void operator()(
-      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async>, const Member& m) const {
+      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>,
+      const Member& m) const {
     static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
     static_assert(Stage || !Async, "dgk::nodal_tet::tensor_volume_lanes: asynchronous copies are the fused stage's");
+    static_assert(!NodeMajor || (Stage && RegisterFields),
+                  "dgk::nodal_tet::tensor_volume_lanes: node-major fields are the fused stage's, in registers");
+    // Value (field f, node i) of an element's row.
+    [[maybe_unused]] auto at = [](int f, int i) { return NodeMajor ? i * nf + f : f * np + i; };
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
       constexpr int NB = lane_tiles, MB = 3 * WI;
       [[maybe_unused]] constexpr int kc = nc / 4;
@@ -513,7 +525,7 @@ struct TunedKernels {
         }
         auto load = [&](int ks, int j) {
           const int f = 2 * j + b_field, i = 4 * ks + b_node;
-          return f < nf && i < np ? src[f * np + i] : Real(0);
+          return f < nf && i < np ? src[at(f, i)] : Real(0);
         };
         if constexpr (Unrolled) {
           DGK_UNROLL
@@ -535,7 +547,7 @@ struct TunedKernels {
         if constexpr (Stage) {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
           // one element; zero past the last element and in a padding field column.
-          gather_flux<2>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
+          gather_flux<2, NodeMajor>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
             const int qe = x / nc, c = x % nc;
             DGK_UNROLL
             for (int f = 0; f < 2 * NB; ++f)
@@ -617,11 +629,11 @@ struct TunedKernels {
                 volume_term<Physics>(mesh, e, dr, ds, dt_, out);
                 DGK_UNROLL
                 for (int f = 0; f < nf; ++f) {
-                  Real& at = rb[((lane % 4) * nf + f) * np + i];
+                  Real& to = rb[(lane % 4) * nf * np + at(f, i)];
                   if constexpr (Async)
-                    at = a * at + dt * (out[f] + lifted[w][f / 2][f % 2]);  // the new res
+                    to = a * to + dt * (out[f] + lifted[w][f / 2][f % 2]);  // the new res
                   else
-                    at = out[f] + lifted[w][f / 2][f % 2];
+                    to = out[f] + lifted[w][f / 2][f % 2];
                 }
               } else {
                 write_volume(e, i, dr, ds, dt_);
@@ -648,7 +660,7 @@ struct TunedKernels {
                     v = bv[ks][j];
                   else
                     v = mine[Layout::at(ks, j, lane)];
-                  r[f * np + i] = v + b * r[f * np + i];
+                  r[at(f, i)] = v + b * r[at(f, i)];
                 }
               }
             });
@@ -1018,21 +1030,27 @@ struct TunedKernels {
     }
   }
   /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
-  /// volume, flux gather, lift and update into q_out; tensor_D and tensor_L must be set).
-  void tensor_stage(const ExecutionSpace& space, int first, int last) const {
+  /// volume, flux gather, lift and update into q_out; tensor_D and tensor_L must be set). With
+  /// `node_major`, q, res and q_out hold their values (element, node, field) (NodeMajorFields;
+  /// where compiled, node_major_refusal).
+  void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false) const {
     if constexpr (tensor_cores) {
       TunedKernels k = *this;
       k.begin = first;
       k.end = last;
-      k.dispatch_tensor_lanes(shape, true, [&](auto tag) {
-        k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
-                                         4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(shape, true),
-                                         32 * shape.warps);
-      });
+      k.dispatch_tensor_lanes(
+          shape, true,
+          [&](auto tag) {
+            k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
+                                             4 * shape.warps * shape.sequential,
+                                             scratch_bytes_tensor_lanes(shape, true), 32 * shape.warps);
+          },
+          node_major);
     } else {
       (void)space;
       (void)first;
       (void)last;
+      (void)node_major;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the fused stage runs on FP64 tensor cores, not built for this "
                          "backend and precision");
     }
@@ -1272,6 +1290,26 @@ struct TunedKernels {
       << ", cap " << s.max_registers << (tensor_cores ? ")" : ", no tensor cores in this build)");
     return o.str();
   }
+  /// Where the fused stage takes its fields (element, node, field) (tensor_stage with node_major):
+  /// N <= 4, w_i = 1, its fields in registers, uncapped or under tensor_lanes_mid, with or
+  /// without asynchronous copies, paired or not.
+  static constexpr bool lanes_node_major = tensor_cores && N <= 4 && lane_fields <= max_lane_fields;
+  /// Why the fused stage (`stage`; the volume alone has no node-major form) cannot take node-major
+  /// fields in this shape (empty if it can).
+  static std::string node_major_refusal(const MicroShape& s, bool stage) {
+    if (stage && lanes_node_major && s.lane_epilogue && s.inline_blocks == 1 && s.register_fields &&
+        (s.max_registers == 0 ||
+         (lanes_mid_caps && s.max_registers == tensor_lanes_mid && 32 * s.warps <= lanes_mid_team)))
+      return {};
+    std::ostringstream o;
+    o << "fields stored (element, node, field) are compiled for the fused stage at N <= 4 with w_i = 1 and its fields "
+         "in registers, uncapped or capped at "
+      << tensor_lanes_mid << " registers (asked: " << (stage ? "the fused stage" : "a volume kernel") << " at N = " << N
+      << ", w_i = " << s.inline_blocks << (s.register_fields ? ", fields in registers" : ", fields in scratch")
+      << ", cap " << s.max_registers << ", " << s.warps << " warps"
+      << (tensor_cores ? ")" : ", no tensor cores in this build)");
+    return o.str();
+  }
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
   /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
   /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
@@ -1497,7 +1535,8 @@ struct TunedKernels {
   // c, x < n, at face node c of element g0 + le (zero where le >= count or past the last
   // element), handed to store(x, out). U face nodes at a time, their loads in flight together
   // (see lift_epilogue: the stores to scratch would otherwise hold back the next node's loads).
-  template <int U, class Store>
+  // With NodeMajor, q is stored (element, node, field) (NodeMajorFields).
+  template <int U, bool NodeMajor = false, class Store>
   KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store) const {
     for (int x0 = rank; x0 < n; x0 += U * threads) {
       Real out[U][nf];
@@ -1505,7 +1544,10 @@ struct TunedKernels {
       for (int u = 0; u < U; ++u) {
         const int x = x0 + u * threads, le = x / nc, e = g0 + le;
         if (x < n && le < count && e < end) {
-          face_node_flux<Physics, nfp, np>(ops, mesh, q, e, x % nc, out[u]);
+          if constexpr (NodeMajor)
+            face_node_flux<Physics, nfp, np>(ops, mesh, NodeMajorFields<Real, nf, np>{q.data()}, e, x % nc, out[u]);
+          else
+            face_node_flux<Physics, nfp, np>(ops, mesh, q, e, x % nc, out[u]);
         } else {
           for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
         }
@@ -1558,11 +1600,31 @@ struct TunedKernels {
   // The lane-finished kernels: the volume, or with `stage` the whole stage (paired or not: at
   // w_i = 2 the stage's lift pairs LIFT's two row tiles too; at w_i = 1 it holds one), with
   // asynchronous copies where compiled (async_stage_refusal).
+  // With node_major, the fused stage on fields stored (element, node, field) (node_major_refusal).
   template <class F>
-  static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f) {
+  static void dispatch_tensor_lanes(const MicroShape& s, bool stage, F&& f, bool node_major = false) {
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
+      if (node_major) {
+        const std::string why = node_major_refusal(s, St);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
+        if constexpr (St && WI == 1 && lanes_node_major) {
+          auto with = [&](auto async) {
+            constexpr bool A = decltype(async)::value;
+            if (s.max_registers == tensor_lanes_mid) {
+              if constexpr (lanes_mid_caps) f(TagTensorVolumeLanes<1, P, true, true, true, tensor_lanes_mid, A, true>{});
+            } else {
+              f(TagTensorVolumeLanes<1, P, true, true, true, 0, A, true>{});
+            }
+          };
+          if (s.async_copies)
+            with(std::true_type{});
+          else
+            with(std::false_type{});
+        }
+        return;
+      }
       if (s.async_copies) {
         const std::string why = async_stage_refusal(s, St);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
