@@ -96,18 +96,7 @@ std::vector<std::pair<std::string, physics::StageLayoutComparison>> sweep_stage_
       for (bool paired : {false, true})
         for (bool async : {false, true})
           for (int cap : {0, nt::lanes_mid_registers}) {
-            nt::NodalTuning t;
-            t.mode = nt::LiftMode::FusedStage;
-            t.volume = nt::StageKernel::Tensor;
-            t.volume_shape.elements = 4;
-            t.volume_shape.sequential = ws;
-            t.volume_shape.warps = warps;
-            t.volume_shape.paired_tiles = paired;
-            t.volume_shape.lane_epilogue = true;
-            t.volume_shape.register_fields = true;
-            t.volume_shape.unrolled = true;
-            t.volume_shape.async_copies = async;
-            t.volume_shape.max_registers = cap;
+            const nt::NodalTuning t = nt::lane_stage_in_registers(ws, warps, paired, async, cap);
             if (!tunable->infeasible(t).empty()) continue;
             tunable->set_tuning(t);
             auto c = tunable->compare_stage_layouts(reps);

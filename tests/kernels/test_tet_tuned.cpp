@@ -601,18 +601,7 @@ TYPED_TEST(TunedKernels, TheFusedStageTakesNodeMajorFields) {
     for (auto [ws, warps, pair, async, cap] :
          {std::array{1, 1, 0, 0, 0}, std::array{2, 1, 1, 0, 0}, std::array{3, 2, 1, 1, 0}, std::array{1, 3, 0, 1, 0},
           std::array{2, 1, 0, 1, 168}, std::array{1, 2, 1, 0, 168}}) {
-      nt::NodalTuning t;
-      t.mode = nt::LiftMode::FusedStage;
-      t.volume = nt::StageKernel::Tensor;
-      t.volume_shape.elements = 4;
-      t.volume_shape.sequential = ws;
-      t.volume_shape.warps = warps;
-      t.volume_shape.paired_tiles = pair != 0;
-      t.volume_shape.lane_epilogue = true;
-      t.volume_shape.register_fields = true;
-      t.volume_shape.unrolled = true;
-      t.volume_shape.async_copies = async != 0;
-      t.volume_shape.max_registers = cap;
+      const nt::NodalTuning t = nt::lane_stage_in_registers(ws, warps, pair != 0, async != 0, cap);
       if (!tunable.infeasible(t).empty()) continue;  // the variants' test covers these refusals
       tunable.set_tuning(t);
       const auto c = tunable.compare_stage_layouts(1);

@@ -82,4 +82,25 @@ struct NodalTuning {
   bool stage_carveout = false;
 };
 
+/// The whole stage in one kernel, finished by the lanes on the tensor cores (the fused-stage mode),
+/// with its fields in registers: four elements per warp, one row tile per pass (w_i = 1),
+/// `sequential` groups per team of `warps` warps. The shapes that compile for fields stored
+/// either way (TunedKernels::node_major_refusal).
+inline NodalTuning lane_stage_in_registers(int sequential, int warps, bool paired, bool async_copies,
+                                           int max_registers) {
+  NodalTuning t;
+  t.mode = LiftMode::FusedStage;
+  t.volume = StageKernel::Tensor;
+  t.volume_shape.elements = 4;
+  t.volume_shape.sequential = sequential;
+  t.volume_shape.warps = warps;
+  t.volume_shape.paired_tiles = paired;
+  t.volume_shape.lane_epilogue = true;
+  t.volume_shape.register_fields = true;
+  t.volume_shape.unrolled = true;
+  t.volume_shape.async_copies = async_copies;
+  t.volume_shape.max_registers = max_registers;
+  return t;
+}
+
 }  // namespace dgk::kernels::nodal_tet
