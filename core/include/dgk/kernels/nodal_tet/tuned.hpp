@@ -1606,33 +1606,31 @@ struct TunedKernels {
     auto fields = [&](auto wi, auto paired, auto whole) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value, St = decltype(whole)::value;
+      // The fields in registers under the cap C (0: none), with the copies or not: on the solver's
+      // arrangement, or with node_major on (element, node, field) (the fused stage at w_i = 1).
+      auto in_registers = [&](auto cap, auto async) {
+        constexpr int C = decltype(cap)::value;
+        constexpr bool A = decltype(async)::value;
+        if (!node_major)
+          f(TagTensorVolumeLanes<WI, P, true, true, St, C, A>{});
+        else if constexpr (St && WI == 1 && lanes_node_major)
+          f(TagTensorVolumeLanes<WI, P, true, true, St, C, A, true>{});
+      };
+      using Uncapped = std::integral_constant<int, 0>;
+      using Mid = std::integral_constant<int, tensor_lanes_mid>;
       if (node_major) {
+        // Only shapes with their fields in registers pass, so only in_registers launches.
         const std::string why = node_major_refusal(s, St);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
-        if constexpr (St && WI == 1 && lanes_node_major) {
-          auto with = [&](auto async) {
-            constexpr bool A = decltype(async)::value;
-            if (s.max_registers == tensor_lanes_mid) {
-              if constexpr (lanes_mid_caps) f(TagTensorVolumeLanes<1, P, true, true, true, tensor_lanes_mid, A, true>{});
-            } else {
-              f(TagTensorVolumeLanes<1, P, true, true, true, 0, A, true>{});
-            }
-          };
-          if (s.async_copies)
-            with(std::true_type{});
-          else
-            with(std::false_type{});
-        }
-        return;
       }
       if (s.async_copies) {
         const std::string why = async_stage_refusal(s, St);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
         if constexpr (St && WI == 1 && lanes_async_stage) {
           if (s.max_registers == tensor_lanes_mid) {
-            if constexpr (lanes_mid_caps) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid, true>{});
+            if constexpr (lanes_mid_caps) in_registers(Mid{}, std::true_type{});
           } else if (s.register_fields) {
-            if constexpr (lane_fields <= max_lane_fields) f(TagTensorVolumeLanes<WI, P, true, true, St, 0, true>{});
+            if constexpr (lane_fields <= max_lane_fields) in_registers(Uncapped{}, std::true_type{});
           } else {
             f(TagTensorVolumeLanes<WI, P, false, true, St, 0, true>{});
           }
@@ -1646,12 +1644,12 @@ struct TunedKernels {
           if constexpr (lanes_register_caps && !St && !P)
             f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_cap>{});
         } else if (s.max_registers == tensor_lanes_mid) {
-          if constexpr (lanes_mid_caps && WI == 1) f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_mid>{});
+          if constexpr (lanes_mid_caps && WI == 1) in_registers(Mid{}, std::false_type{});
         } else if constexpr (lanes_open_bounds && !P) {
           f(TagTensorVolumeLanes<WI, P, true, true, St, tensor_lanes_open>{});
         }
       } else if (s.register_fields)
-        f(TagTensorVolumeLanes<WI, P, true, true, St>{});
+        in_registers(Uncapped{}, std::false_type{});
       else if (s.unrolled)
         f(TagTensorVolumeLanes<WI, P, false, true, St>{});
       else
