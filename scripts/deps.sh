@@ -5,8 +5,8 @@
 #   scripts/deps.sh [host|host-debug|cuda]     (default: host)
 #
 # Prints the Kokkos install prefix on its last line. Idempotent: Debian packages already present
-# are not reinstalled, and a cached Kokkos build whose recipe (this file's Kokkos section and the
-# configuration) is unchanged is reused.
+# are not reinstalled, and a cached Kokkos build whose recipe (this file's Kokkos section, the
+# configuration and, for CUDA, the patch in scripts/patches/) is unchanged is reused.
 #
 # Environment:
 #   DGK_CACHE_DIR   where the Kokkos builds and the source package live
@@ -25,7 +25,8 @@ esac
 
 cache="${DGK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/dgk}"
 # shellcheck source=cpus.sh
-source "$(dirname "${BASH_SOURCE[0]}")/cpus.sh"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/cpus.sh"
 jobs="${DGK_JOBS:-$(dgk_cpus)}"
 mkdir -p "$cache"
 log() { echo "[dgk deps] $*" >&2; }
@@ -41,7 +42,7 @@ host_pkgs=(build-essential cmake ninja-build pkg-config dpkg-dev xz-utils ca-cer
   libgmsh-dev gmsh libhdf5-dev hdf5-tools nlohmann-json3-dev libtomlplusplus-dev
   libxml2-utils python3-numpy python3-matplotlib python3-h5py paraview python3-paraview
   libopenmpi-dev openmpi-bin libmetis-dev)
-cuda_pkgs=(nvidia-cuda-toolkit g++-11)
+cuda_pkgs=(nvidia-cuda-toolkit g++-11 patch)
 
 missing_pkgs() {
   local p
@@ -155,8 +156,14 @@ EOF
     ;;
 esac
 
+# The CUDA build's Kokkos is patched: team kernels may use the device's opt-in shared memory
+# beyond 48 KB (see the patch's header).
+kokkos_patches=()
+[ "$config" = cuda ] && kokkos_patches=("$here/patches/kokkos-3.4.01-cuda-shared-opt-in.patch")
+
 recipe_hash=$({
   echo "$trilinos_version $config"
+  for p in "${kokkos_patches[@]}"; do cat "$p"; done
   printf '%s\n' "${kokkos_opts[@]}" "${kk_opts[@]}" "${cxx[@]}"
   g++ --version | head -n1
   [ "$config" = cuda ] && nvcc --version | tail -n1
@@ -171,7 +178,12 @@ if [ ! -f "$prefix/.complete" ]; then
   rm -rf "$bdir" "$prefix"
   gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
-  cmake -S "$src/packages/kokkos" -B "$bdir/kokkos" "${gen[@]}" "${cxx[@]}" "${kokkos_opts[@]}" \
+  kokkos_src="$src/packages/kokkos"
+  if [ ${#kokkos_patches[@]} -gt 0 ]; then
+    mkdir -p "$bdir" && cp -r "$kokkos_src" "$bdir/kokkos-src" && kokkos_src="$bdir/kokkos-src"
+    for p in "${kokkos_patches[@]}"; do patch -s -d "$kokkos_src" -p1 <"$p" || { echo "deps.sh: $p does not apply" >&2; exit 1; }; done
+  fi
+  cmake -S "$kokkos_src" -B "$bdir/kokkos" "${gen[@]}" "${cxx[@]}" "${kokkos_opts[@]}" \
     -DCMAKE_INSTALL_PREFIX="$prefix" >"$bdir.kokkos.log" 2>&1 || { cat "$bdir.kokkos.log" >&2; exit 1; }
   cmake --build "$bdir/kokkos" -j "$jobs" >>"$bdir.kokkos.log" 2>&1 || { tail -n 50 "$bdir.kokkos.log" >&2; exit 1; }
   cmake --install "$bdir/kokkos" >>"$bdir.kokkos.log" 2>&1

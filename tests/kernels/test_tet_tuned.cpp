@@ -36,6 +36,7 @@
 #include "dgk/kernels/nodal_tet/tuned.hpp"
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
+#include "dgk/physics/maxwell3d.hpp"
 #include "dgk/physics/tet_case.hpp"
 #include "dgk/physics/tet_tuning.hpp"
 #include "dgk_test_spaces.hpp"
@@ -397,6 +398,21 @@ TEST(LaneFragments, EveryNodeInsideOnceWithoutPadding) {
     });
 }
 
+/// Bytes of team scratch the tensor-core lift takes with `t` (its lift shape and mode) for
+/// maxwell3d in double at `order`.
+template <class Space>
+std::size_t tensor_lift_scratch(int order, const nt::NodalTuning& t) {
+  std::size_t bytes = 0;
+  dispatch_order(order, [&](auto n) {
+    using K = nt::TunedKernels<decltype(n)::value, physics::Maxwell3D, Space, double>;
+    bytes = K::scratch_bytes_tensor_lift(t.lift_shape, t.mode);
+  });
+  return bytes;
+}
+
+/// The 48 KiB of shared memory a CUDA block gets without opting in to more.
+constexpr std::size_t kDefaultBlockShared = 48 * 1024;
+
 template <class Space>
 class TunedKernels : public ::testing::Test {};
 TYPED_TEST_SUITE(TunedKernels, ExecutionSpaces, SpaceNames);
@@ -438,6 +454,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
       int ran_ahead = 0, ran_async_stage = 0;
+      int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
       for (const auto& t : tunings) {
         auto probe = tuned_maxwell(backend, precision, order, mesh);
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
@@ -478,6 +495,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.lift_shape.batched_loads) ++ran_batched;
         if (t.lift_shape.async_copies) ++ran_async[static_cast<int>(t.mode)];
         if (t.lift_shape.loads_ahead) ++ran_ahead;
+        if (t.lift == nt::StageKernel::Tensor && precision == "double" &&
+            tensor_lift_scratch<Space>(order, t) > kDefaultBlockShared)
+          ++ran_beyond_default;
         if (t.volume_shape.async_copies) ++ran_async_stage;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
@@ -553,6 +573,21 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
             << precision << " order " << order << ": the lift with asynchronous copies did not run";
         // The lift with its fragments loaded ahead, one element per group, in each mode.
         EXPECT_GE(ran_ahead, 3) << precision << " order " << order << ": the lift with loads ahead did not run";
+        // Where the backend lets a team have more than a block's default 48 KiB (a Kokkos whose
+        // CUDA launches opt in to the device's maximum, see scripts/patches), the lifts that need
+        // it run: at N >= 6 the split lift with five elements per group, w_i = 4, its product
+        // through scratch, takes more.
+        nt::NodalTuning wide;
+        wide.lift = nt::StageKernel::Tensor;
+        wide.lift_shape.elements = 5;
+        wide.lift_shape.inline_blocks = 4;
+        wide.lift_shape.warps = 4;
+        wide.lift_shape.staged_product = true;
+        const std::size_t wide_bytes = tensor_lift_scratch<Space>(order, wide);
+        const std::size_t room = Kokkos::TeamPolicy<Space>(1, 1).scratch_size_max(0);
+        if (wide_bytes > kDefaultBlockShared && wide_bytes <= room)
+          EXPECT_GE(ran_beyond_default, 1) << precision << " order " << order << ": no lift with " << wide_bytes
+                                           << " bytes of team scratch or more ran (the backend allows " << room << ")";
       }
       if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";

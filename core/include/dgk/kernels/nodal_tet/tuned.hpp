@@ -1764,9 +1764,17 @@ struct TunedKernels {
   std::string check(const ExecutionSpace& space, std::size_t scratch, int team) const {
     const auto p = light(PolicyOf<Tag>(space, 1, 1));
     std::ostringstream why;
-    const int most = p.team_size_max(*this, Kokkos::ParallelForTag());
-    if (team > most) why << team << " threads per team, more than the " << most << " this kernel can launch";
     const std::size_t room = p.scratch_size_max(0);
+    // Within the scratch limit, the largest team Kokkos launches with this scratch: where a team
+    // may have more than a block's default 48 KB (scripts/patches), the blocks a kernel's launch
+    // bounds ask per multiprocessor may not fit the multiprocessor's shared memory.
+    const int most = scratch <= room
+                         ? light(PolicyOf<Tag>(space, 1, 1).set_scratch_size(0, Kokkos::PerTeam(scratch)))
+                               .team_size_max(*this, Kokkos::ParallelForTag())
+                         : p.team_size_max(*this, Kokkos::ParallelForTag());
+    if (team > most)
+      why << team << " threads per team, more than the " << most << " this kernel can launch with " << scratch
+          << " bytes of team scratch";
     if (scratch > room)
       why << (why.tellp() > 0 ? "; " : "") << scratch << " bytes of team scratch, more than the " << room
           << " available";
