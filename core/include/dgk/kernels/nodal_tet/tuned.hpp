@@ -60,6 +60,7 @@
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -1765,13 +1766,12 @@ struct TunedKernels {
     const auto p = light(PolicyOf<Tag>(space, 1, 1));
     std::ostringstream why;
     const std::size_t room = p.scratch_size_max(0);
-    // Within the scratch limit, the largest team Kokkos launches with this scratch: where a team
-    // may have more than a block's default 48 KB (scripts/patches), the blocks a kernel's launch
-    // bounds ask per multiprocessor may not fit the multiprocessor's shared memory.
-    const int most = scratch <= room
-                         ? light(PolicyOf<Tag>(space, 1, 1).set_scratch_size(0, Kokkos::PerTeam(scratch)))
-                               .team_size_max(*this, Kokkos::ParallelForTag())
-                         : p.team_size_max(*this, Kokkos::ParallelForTag());
+    // The largest team Kokkos launches with this scratch (up to its limit): where a team may have
+    // more than a block's default 48 KB (scripts/patches), the blocks a kernel's launch bounds
+    // ask per multiprocessor may not fit the multiprocessor's shared memory.
+    const int most =
+        light(PolicyOf<Tag>(space, 1, 1).set_scratch_size(0, Kokkos::PerTeam(std::min(scratch, room))))
+            .team_size_max(*this, Kokkos::ParallelForTag());
     if (team > most)
       why << team << " threads per team, more than the " << most << " this kernel can launch with " << scratch
           << " bytes of team scratch";
