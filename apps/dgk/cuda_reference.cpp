@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "dgk/core/async_copy.hpp"
 #include "dgk/core/order_dispatch.hpp"
 #include "dgk/core/shared_carveout.hpp"
 #include "dgk/core/tensor_core.hpp"
@@ -274,17 +275,27 @@ __global__ void tensor_volume_kernel(const double* A, const double* __restrict__
 // in plain CUDA: four elements per warp, their columns ordered so that lane l's accumulators
 // hold every field of element l % 4 at node l / 4 of a row tile; the fields as B fragments in
 // registers or in the warp's part of shared memory (LaneFragments); WI row tiles of each D per
-// pass (paired into m16n8k4 as the shape says); the staging and k-steps unrolled or not. Same
-// fragments, same products, same order, same unrolling.
+// pass (paired into m16n8k4 as the shape says); the staging and k-steps unrolled or not; with
+// Ops (fields in registers) the operator's fragments first copied into the block's shared memory
+// and read there. Same fragments, same products, same order, same unrolling.
 #define DGK_LANES_VOLUME_PARAMS                                                                  \
   const double *A, const double *__restrict__ drdx, const double *__restrict__ material, const double *q, \
       double *__restrict__ rhs, int K, int ws
-template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
+template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Ops = false>
 __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS) {
   constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6, mtd = (np + 7) / 8, kst = (np + 3) / 4;
   constexpr int NB = (nf + 1) / 2, MB = 3 * WI;
   extern __shared__ double shared[];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  static_assert(!Ops || RegisterFields, "the operator in shared memory: fields in registers");
+  if constexpr (Ops) {
+    // As the Kokkos kernel: asynchronous copies, then the block's barrier.
+    dgk::async_copy_run(shared, A, 3 * mtd * kst * 32, static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+    dgk::async_commit();
+    dgk::async_wait<0>();
+    __syncthreads();
+    A = shared;
+  }
   using Fragments = kernels::nodal_tet::LaneFragments<np, NB>;
   double* mine = shared + static_cast<std::size_t>(warp) * Fragments::values;
   const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
@@ -373,9 +384,9 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
 // open bounds of one team per SM (unpaired, but paired or not under the cap of 168), the same
 // launch bounds as the Kokkos kernel's (TunedKernels::PolicyOf: teams of up to eight warps, of
 // up to two under the cap of 168).
-template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled>
+template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Ops = false>
 __global__ void tensor_volume_lanes_kernel(DGK_LANES_VOLUME_PARAMS) {
-  tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled>(A, drdx, material, q, rhs, K, ws);
+  tensor_volume_lanes_body<N, WI, Paired, RegisterFields, Unrolled, Ops>(A, drdx, material, q, rhs, K, ws);
 }
 template <int N, int WI, int MaxRegisters, bool Paired = false,
           int Team = MaxRegisters == kernels::nodal_tet::lanes_mid_registers ? kernels::nodal_tet::lanes_mid_team : 256>
@@ -469,8 +480,12 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
           } else if (!shape.register_fields)
             shape.unrolled ? go(tensor_volume_lanes_kernel<N, WI, P, false, true>)
                            : go(tensor_volume_lanes_kernel<N, WI, P, false, false>);
-          else if constexpr (Tuned::lane_fields <= Tuned::max_lane_fields)
-            go(tensor_volume_lanes_kernel<N, WI, P, true, true>);
+          else if constexpr (Tuned::lane_fields <= Tuned::max_lane_fields) {
+            if (Tuned::operators_staged(shape))
+              go(tensor_volume_lanes_kernel<N, WI, P, true, true, true>);
+            else
+              go(tensor_volume_lanes_kernel<N, WI, P, true, true>);
+          }
         });
         return;
       }

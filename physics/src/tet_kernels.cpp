@@ -75,11 +75,13 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
   auto teams = [](const MicroShape& m) {
     return m.resident_teams > 0 ? " teams=" + std::to_string(m.resident_teams) : std::string();
   };
+  auto staged = [](const MicroShape& m) {
+    return m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
+  };
   auto shape = [&](const MicroShape& m) {
-    const char* staged = m.staging == Staging::Fields ? "fields" : (m.staging == Staging::Operator ? "operator" : "both");
     return " k=" + std::to_string(m.elements) + " wi=" + std::to_string(m.inline_blocks) +
            (m.rows > 1 ? " ri=" + std::to_string(m.rows) : std::string()) + " ws=" + std::to_string(m.sequential) +
-           " staged=" + staged + (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
+           " staged=" + staged(m) + (m.max_registers > 0 ? " regs<=" + std::to_string(m.max_registers) : std::string()) +
            teams(m);
   };
   auto stage = [&](StageKernel k, const MicroShape& m) {
@@ -98,7 +100,8 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.register_fields ? " fields=registers" : (m.unrolled ? " unrolled" : std::string())) +
                (m.batched_loads ? " loads=batched" : std::string()) +
                (m.async_copies ? " loads=async" : std::string()) +
-               (m.loads_ahead ? " loads=ahead" : std::string()) + teams(m);
+               (m.loads_ahead ? " loads=ahead" : std::string()) +
+               (m.staging != Staging::Fields ? std::string(" staged=") + staged(m) : std::string()) + teams(m);
     }
     return std::string();
   };

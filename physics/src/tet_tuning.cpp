@@ -237,7 +237,7 @@ struct Search {
     std::vector<NodalTuning> first;
     for (int fields : {0, 1, 2})  // in registers, in scratch unrolled, in scratch
       for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, fields == 0, fields < 2));
-    return two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
+    auto best = two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = t.volume_shape;
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
@@ -263,6 +263,26 @@ struct Search {
           for (int ws : {1, 2})
             for (bool paired : {false, true}) second.push_back(with(1, ws, s.warps, paired, s.register_fields, true, cap, true));
     });
+    if (stage) return best;
+    // The volume with its fields in registers and D_r, D_s, D_t's fragments in team scratch, one
+    // copy for all of a team's groups: one or two row tiles per pass, paired or not, teams of two,
+    // four, eight or sixteen warps, two or eight groups in sequence (refused and skipped where the
+    // fields do not fit registers or the operator the scratch). Not derived from the shapes above:
+    // in one tuning run at N = 5 they held only unpaired passes, and from scratch the paired pass
+    // took 0.78 times as long (docs/PERFORMANCE.md, "The operator in team scratch").
+    std::vector<NodalTuning> staged;
+    for (int wi : {1, 2})
+      for (bool paired : {false, true})
+        for (int warps : {2, 4, 8, 16})
+          for (int ws : {2, 8}) {
+            NodalTuning t = with(wi, ws, warps, paired, true, true);
+            t.volume_shape.staging = Staging::Operator;
+            staged.push_back(t);
+          }
+    auto more = time_all(staged, part, name);
+    best.insert(best.end(), more.begin(), more.end());
+    fastest_first(best);
+    return best;
   }
 
   void say(const std::string& what, const TuningTrial& t) {

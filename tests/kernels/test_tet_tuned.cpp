@@ -149,12 +149,15 @@ std::vector<nt::NodalTuning> variants() {
   // The same with its fields in registers under a register cap (64: compiled at N <= 3 on the
   // tensor cores; 168: N = 3..5, w_i = 1, teams of up to two warps, in the fused stage too, paired
   // or not) or launch bounds of one team per SM (255: wherever the fields fit registers, in the
-  // fused stage too): one or two row tiles per pass, a partly empty last team.
-  for (auto [wi, ws, warps, cap, stage, pair] :
-       {std::array{1, 1, 4, 64, 0, 0}, std::array{2, 3, 3, 64, 0, 0}, std::array{1, 1, 2, 255, 0, 0},
-        std::array{2, 3, 3, 255, 0, 0}, std::array{1, 2, 1, 255, 1, 0}, std::array{2, 3, 1, 255, 1, 0},
-        std::array{1, 3, 2, 168, 0, 0}, std::array{1, 2, 1, 168, 1, 0}, std::array{1, 3, 2, 168, 0, 1},
-        std::array{1, 3, 2, 168, 1, 1}}) {
+  // fused stage too): one or two row tiles per pass, a partly empty last team. Uncapped, the
+  // volume with D_r, D_s, D_t's fragments in team scratch (ops: one copy for the team's groups),
+  // paired or not, with several warps and groups in sequence.
+  for (auto [wi, ws, warps, cap, stage, pair, ops] :
+       {std::array{1, 1, 4, 64, 0, 0, 0}, std::array{2, 3, 3, 64, 0, 0, 0}, std::array{1, 1, 2, 255, 0, 0, 0},
+        std::array{2, 3, 3, 255, 0, 0, 0}, std::array{1, 2, 1, 255, 1, 0, 0}, std::array{2, 3, 1, 255, 1, 0, 0},
+        std::array{1, 3, 2, 168, 0, 0, 0}, std::array{1, 2, 1, 168, 1, 0, 0}, std::array{1, 3, 2, 168, 0, 1, 0},
+        std::array{1, 3, 2, 168, 1, 1, 0}, std::array{1, 2, 4, 0, 0, 0, 1}, std::array{2, 3, 3, 0, 0, 1, 1},
+        std::array{1, 1, 1, 0, 0, 1, 1}}) {
     nt::NodalTuning t = base;
     if (stage) t.mode = nt::LiftMode::FusedStage;
     t.volume = nt::StageKernel::Tensor;
@@ -164,6 +167,7 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.register_fields = true;
     t.volume_shape.unrolled = true;
     t.volume_shape.max_registers = cap;
+    if (ops) t.volume_shape.staging = nt::Staging::Operator;
     all.push_back(t);
   }
   // The whole stage finished by the lanes (volume, gather, lift and update in one kernel): the
@@ -455,6 +459,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
       int ran_ahead = 0, ran_async_stage = 0;
       int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
+      int ran_ops = 0;  // the lane-finished volume with its operators in scratch
       for (const auto& t : tunings) {
         auto probe = tuned_maxwell(backend, precision, order, mesh);
         const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(t);
@@ -499,6 +504,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
             tensor_lift_scratch<Space>(order, t) > kDefaultBlockShared)
           ++ran_beyond_default;
         if (t.volume_shape.async_copies) ++ran_async_stage;
+        if (t.volume_shape.staging == nt::Staging::Operator) ++ran_ops;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
           if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
@@ -588,6 +594,19 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (wide_bytes > kDefaultBlockShared && wide_bytes <= room)
           EXPECT_GE(ran_beyond_default, 1) << precision << " order " << order << ": no lift with " << wide_bytes
                                            << " bytes of team scratch or more ran (the backend allows " << room << ")";
+        // The volume with its operators in scratch runs wherever its fields fit registers and D_r,
+        // D_s, D_t's fragments the backend's team scratch (with the device's opt-in maximum, N <= 6).
+        nt::NodalTuning small;
+        small.volume = nt::StageKernel::Tensor;
+        small.volume_shape = one_warp.volume_shape;
+        small.volume_shape.register_fields = small.volume_shape.unrolled = true;
+        small.volume_shape.staging = nt::Staging::Operator;
+        const std::string why = dynamic_cast<NodalTunable&>(*probe).infeasible(small);
+        EXPECT_TRUE(ran_ops >= 1 || !why.empty())
+            << precision << " order " << order << ": the volume with its operators in scratch did not run";
+        EXPECT_TRUE(why.empty() || why.find("scratch") != std::string::npos ||
+                    (!register_fields(order) && why.find("fields in registers") != std::string::npos))
+            << precision << " order " << order << ": " << why;
       }
       if (register_caps(backend, order)) {
         EXPECT_GE(ran_capped, 2) << precision << " order " << order << ": the register caps did not run";
@@ -751,6 +770,29 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   t.lift_shape.staged_product = true;
   t.lift_shape.batched_loads = true;  // the epilogue reads scratch
   EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "asynchronous copies"
+                                                                                 : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  // The operator in scratch (staged=operator): the micro kernels', and of the tensor-core kernels
+  // compiled for the volume finished by the lanes with its fields in registers, uncapped, only.
+  for (int other : {0, 1, 2, 3}) {
+    t = {};
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape.elements = 4;
+    t.volume_shape.lane_epilogue = other != 0;  // 0: the tensor-core volume through scratch
+    t.volume_shape.register_fields = t.volume_shape.unrolled = other != 1;  // 1: fields in scratch
+    if (other == 2) t.volume_shape.max_registers = 255;
+    if (other == 3) t.mode = nt::LiftMode::FusedStage;
+    t.volume_shape.staging = nt::Staging::Operator;
+    EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "staged=operator"
+                                                                                   : "tensor cores"),
+              std::string::npos)
+        << other << ": " << s.infeasible(t);
+  }
+  t = {};
+  t.lift = nt::StageKernel::Tensor;
+  t.lift_shape.staging = nt::Staging::Operator;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "staged=operator"
                                                                                  : "tensor cores"),
             std::string::npos)
       << s.infeasible(t);

@@ -102,7 +102,7 @@ struct TagTensorVolume {};
 template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false, bool Ahead = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
-          bool Async = false, bool NodeMajor = false>
+          bool Async = false, bool NodeMajor = false, bool Ops = false>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
@@ -116,8 +116,8 @@ template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool 
 struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
     : std::integral_constant<int, MaxRegisters> {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-          bool NodeMajor>
-struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>>
+          bool NodeMajor, bool Ops>
+struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
@@ -128,8 +128,8 @@ struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>
 /// threads): six such teams, twelve warps, per SM (TunedKernels::tensor_lanes_mid).
 inline constexpr int lanes_mid_registers = 168, lanes_mid_team = 64;
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-          bool NodeMajor>
-struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>>
+          bool NodeMajor, bool Ops>
+struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>>
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
@@ -218,6 +218,13 @@ struct TunedKernels {
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
+  // Values of D_r, D_s and D_t's fragments (tensor_fragments).
+  static constexpr int d_fragment_values = 3 * mtd * kst * 32;
+  /// Whether a tensor-core shape stages its operator in team scratch (the volume finished by the
+  /// lanes with its fields in registers; MicroShape::staging).
+  KOKKOS_INLINE_FUNCTION static bool operators_staged(const MicroShape& s) {
+    return static_cast<int>(s.staging) & static_cast<int>(Staging::Operator);
+  }
 
   Operators<Real, Mem> ops;
   MeshData<Real, Mem> mesh;
@@ -476,11 +483,17 @@ struct TunedKernels {
   // With NodeMajor (the fused stage, fields in registers) q, res and q_out are stored (element,
   // node, field) (NodeMajorFields): the same kernel, its fragments, gather and update indexing
   // an element's values by (node, field); the gather reads a face node's nf values two at a time.
+  //
+  // With Ops (the volume, its fields in registers) the team first copies D_r, D_s and D_t's
+  // fragments into its scratch, and its warps read them there for all their groups; the warps
+  // wait at the team's barrier once, after the copy.
   template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-            bool NodeMajor>
+            bool NodeMajor, bool Ops>
   KOKKOS_INLINE_FUNCTION void operator()(
-      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor>,
+      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>,
       const Member& m) const {
+    static_assert(!Ops || (RegisterFields && !Stage),
+                  "dgk::nodal_tet::tensor_volume_lanes: operators in scratch are the volume's, fields in registers");
     static_assert(Unrolled || !RegisterFields, "dgk::nodal_tet::tensor_volume_lanes: fields in registers need Unrolled");
     static_assert(Stage || !Async, "dgk::nodal_tet::tensor_volume_lanes: asynchronous copies are the fused stage's");
     static_assert(!NodeMajor || (Stage && RegisterFields),
@@ -505,6 +518,15 @@ struct TunedKernels {
       [[maybe_unused]] Real* fx = mine + scratch_fields;  // Stage: the flux, then rhs
       [[maybe_unused]] Real* rb = fx + lane_flux * 32;
       const Real* A = tensor_D.data();
+      if constexpr (Ops) {
+        Real* so = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage)));
+        if (so == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
+        async_copy_run(so, A, d_fragment_values, m.team_rank(), m.team_size());
+        async_commit();
+        async_wait<0>();
+        m.team_barrier();
+        A = so;
+      }
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
       constexpr bool synced = lanes_team_barrier(RegisterFields, Stage);
       for (int s = 0; s < shape.sequential; ++s) {
@@ -1112,6 +1134,7 @@ struct TunedKernels {
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
     const int per_warp = (s.register_fields ? 0 : fields) + (stage ? (lane_flux + lane_rhs) * 32 : 0);
     const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
+    if (operators_staged(s) && !stage && s.register_fields) return scratch_bytes(d_fragment_values);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
@@ -1178,6 +1201,16 @@ struct TunedKernels {
                << shape.inline_blocks << ")";
       if (shape.lane_epilogue && lift)
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
+      // The operator in scratch (staged=operator): the volume finished by the lanes with its
+      // fields in registers, uncapped; the other tensor-core kernels read theirs from memory.
+      if (shape.staging != Staging::Fields &&
+          (shape.staging != Staging::Operator || lift || mode == LiftMode::FusedStage || !shape.lane_epilogue ||
+           !shape.register_fields || shape.max_registers != 0 || shape.async_copies))
+        also() << "the operator in scratch (staged=operator) is compiled for the volume finished by the lanes "
+                  "(epilogue=lane) with its fields in registers, uncapped; the other tensor-core kernels take "
+                  "staged=fields (asked: staged="
+               << (shape.staging == Staging::Both ? "both" : "operator") << " for "
+               << (lift ? "a lift" : mode == LiftMode::FusedStage ? "the fused stage" : "this volume kernel") << ")";
       const bool stage = mode == LiftMode::FusedStage && !lift;
       if (shape.max_registers != 0 && !lift && shape.lane_epilogue) {
         const std::string why = lanes_cap_refusal(shape, stage);
@@ -1636,6 +1669,13 @@ struct TunedKernels {
             f(TagTensorVolumeLanes<WI, P, false, true, St, 0, true>{});
           }
         }
+        return;
+      }
+      if (operators_staged(s)) {
+        // The refusal is infeasible_tensor's.
+        if constexpr (!St && lane_fields <= max_lane_fields)
+          if (s.register_fields && s.max_registers == 0 && !s.async_copies && !node_major)
+            f(TagTensorVolumeLanes<WI, P, true, true, St, 0, false, false, true>{});
         return;
       }
       if (s.max_registers != 0) {

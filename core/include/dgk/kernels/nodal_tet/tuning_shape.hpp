@@ -5,6 +5,10 @@
 namespace dgk::kernels::nodal_tet {
 
 /// What a micro kernel stages in team scratch ("field in shared", "operator in shared", both).
+/// The volume finished by the lanes with its fields in registers takes Fields (the default: its
+/// operator from memory) or Operator: each team first copies D_r, D_s and D_t's fragments into
+/// its scratch and its warps read them there, for all of the team's groups (beyond N = 3 more
+/// than the 48 KB a CUDA block has without opting in, docs/GPU.md).
 enum class Staging { Fields = 1, Operator = 2, Both = 3 };
 /// How the lift meets the flux gather and the update. FusedStage runs the whole LSERK stage in the
 /// volume kernel (the tensor-core volume finished by the lanes, with the gather, the lift and the
