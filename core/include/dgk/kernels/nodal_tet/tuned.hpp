@@ -1201,16 +1201,8 @@ struct TunedKernels {
                << shape.inline_blocks << ")";
       if (shape.lane_epilogue && lift)
         also() << "the product finished by the lanes (epilogue=lane) is a volume kernel";
-      // The operator in scratch (staged=operator): the volume finished by the lanes with its
-      // fields in registers, uncapped; the other tensor-core kernels read theirs from memory.
-      if (shape.staging != Staging::Fields &&
-          (shape.staging != Staging::Operator || lift || mode == LiftMode::FusedStage || !shape.lane_epilogue ||
-           !shape.register_fields || shape.max_registers != 0 || shape.async_copies))
-        also() << "the operator in scratch (staged=operator) is compiled for the volume finished by the lanes "
-                  "(epilogue=lane) with its fields in registers, uncapped; the other tensor-core kernels take "
-                  "staged=fields (asked: staged="
-               << (shape.staging == Staging::Both ? "both" : "operator") << " for "
-               << (lift ? "a lift" : mode == LiftMode::FusedStage ? "the fused stage" : "this volume kernel") << ")";
+      if (const std::string why = operator_staging_refusal(shape, mode == LiftMode::FusedStage, lift); !why.empty())
+        also() << why;
       const bool stage = mode == LiftMode::FusedStage && !lift;
       if (shape.max_registers != 0 && !lift && shape.lane_epilogue) {
         const std::string why = lanes_cap_refusal(shape, stage);
@@ -1322,6 +1314,22 @@ struct TunedKernels {
       << (stage ? "the fused stage" : "a volume kernel") << " at N = " << N << ", w_i = " << s.inline_blocks
       << (s.register_fields ? ", fields in registers" : (s.unrolled ? ", fields in scratch unrolled" : ", fields in scratch"))
       << ", cap " << s.max_registers << (tensor_cores ? ")" : ", no tensor cores in this build)");
+    return o.str();
+  }
+  /// Why a tensor-core shape cannot take its staging (empty if it can): the operator in scratch
+  /// (staged=operator) is compiled for the volume finished by the lanes with its fields in
+  /// registers, uncapped, without asynchronous copies; every other tensor-core kernel reads its
+  /// operator from memory (staged=fields).
+  static std::string operator_staging_refusal(const MicroShape& s, bool stage, bool lift) {
+    if (s.staging == Staging::Fields ||
+        (s.staging == Staging::Operator && !lift && !stage && s.lane_epilogue && s.register_fields &&
+         s.max_registers == 0 && !s.async_copies))
+      return {};
+    std::ostringstream o;
+    o << "the operator in scratch (staged=operator) is compiled for the volume finished by the lanes (epilogue=lane) "
+         "with its fields in registers, uncapped; the other tensor-core kernels take staged=fields (asked: staged="
+      << (s.staging == Staging::Both ? "both" : "operator") << " for "
+      << (lift ? "a lift" : stage ? "the fused stage" : "this volume kernel") << ")";
     return o.str();
   }
   /// Where the fused stage takes its fields (element, node, field) (tensor_stage with node_major):
@@ -1672,10 +1680,10 @@ struct TunedKernels {
         return;
       }
       if (operators_staged(s)) {
-        // The refusal is infeasible_tensor's.
+        const std::string why = operator_staging_refusal(s, St, false);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
         if constexpr (!St && lane_fields <= max_lane_fields)
-          if (s.register_fields && s.max_registers == 0 && !s.async_copies && !node_major)
-            f(TagTensorVolumeLanes<WI, P, true, true, St, 0, false, false, true>{});
+          f(TagTensorVolumeLanes<WI, P, true, true, St, 0, false, false, true>{});
         return;
       }
       if (s.max_registers != 0) {
