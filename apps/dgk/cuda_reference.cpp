@@ -284,7 +284,7 @@ __global__ void tensor_volume_kernel(const double* A, const double* __restrict__
 template <int N, int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Ops = false>
 __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS) {
   constexpr int np = (N + 1) * (N + 2) * (N + 3) / 6, mtd = (np + 7) / 8, kst = (np + 3) / 4;
-  constexpr int NB = (nf + 1) / 2, MB = 3 * WI;
+  constexpr int NB = (nf + 1) / 2;
   extern __shared__ double shared[];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   static_assert(!Ops || RegisterFields, "the operator in shared memory: fields in registers");
@@ -331,20 +331,23 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
     }
     if (synced) __syncthreads();
     const int e = e0 + lane % 4;
-    for (int t0 = 0; t0 < mtd; t0 += WI) {
-      bool live[MB];
+    // As the Kokkos kernel: the last pass over an odd number of paired row tiles at WI = 2 as a
+    // pass of one row tile.
+    auto pass = [&](const int t0, auto width) {
+      constexpr int W = decltype(width)::value, MW = 3 * W;
+      bool live[MW];
 #pragma unroll
-      for (int x = 0; x < MB; ++x) live[x] = t0 + x % WI < mtd;
-      double acc[MB][NB][2];
+      for (int x = 0; x < MW; ++x) live[x] = t0 + x % W < mtd;
+      double acc[MW][NB][2];
 #pragma unroll
-      for (int x = 0; x < MB; ++x)
+      for (int x = 0; x < MW; ++x)
 #pragma unroll
         for (int j = 0; j < NB; ++j) acc[x][j][0] = acc[x][j][1] = 0.0;
       auto step = [&](int ks, auto last) {
-        double av[MB], b[NB];
+        double av[MW], b[NB];
 #pragma unroll
-        for (int x = 0; x < MB; ++x)
-          av[x] = live[x] ? A[(static_cast<std::size_t>((x / WI) * mtd + t0 + x % WI) * kst + ks) * 32 + lane] : 0.0;
+        for (int x = 0; x < MW; ++x)
+          av[x] = live[x] ? A[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) * kst + ks) * 32 + lane] : 0.0;
 #pragma unroll
         for (int j = 0; j < NB; ++j) {
           if constexpr (RegisterFields)
@@ -364,20 +367,23 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
       }
       if constexpr (peeled) step(kst - 1, std::true_type{});
 #pragma unroll
-      for (int w = 0; w < WI; ++w) {
+      for (int w = 0; w < W; ++w) {
         const int i = (t0 + w) * 8 + lane / 4;
         if (i < np && e < K) {
           double dr[nf], ds[nf], dt[nf];
 #pragma unroll
           for (int f = 0; f < nf; ++f) {
             dr[f] = acc[w][f / 2][f % 2];
-            ds[f] = acc[WI + w][f / 2][f % 2];
-            dt[f] = acc[2 * WI + w][f / 2][f % 2];
+            ds[f] = acc[W + w][f / 2][f % 2];
+            dt[f] = acc[2 * W + w][f / 2][f % 2];
           }
           write_volume<np>(drdx, material, rhs, e, i, dr, ds, dt);
         }
       }
-    }
+    };
+    constexpr bool odd_tail = Paired && WI == 2 && mtd % 2 == 1;
+    for (int t0 = 0; t0 < (odd_tail ? mtd - 1 : mtd); t0 += WI) pass(t0, std::integral_constant<int, WI>{});
+    if constexpr (odd_tail) pass(mtd - 1, std::integral_constant<int, 1>{});
   }
 }
 // The kernel as the shape says: as compiled, or (fields in registers) under a register cap or the

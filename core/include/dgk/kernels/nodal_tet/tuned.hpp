@@ -501,7 +501,7 @@ struct TunedKernels {
     // Value (field f, node i) of an element's row.
     [[maybe_unused]] auto at = [](int f, int i) { return NodeMajor ? i * nf + f : f * np + i; };
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
-      constexpr int NB = lane_tiles, MB = 3 * WI;
+      constexpr int NB = lane_tiles;
       [[maybe_unused]] constexpr int kc = nc / 4;
       using Layout = LaneLayout<Stage>;
       constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
@@ -580,21 +580,26 @@ struct TunedKernels {
         if constexpr (Async) async_wait<0>();  // res has landed (seen by the warp after the barrier)
         if constexpr (synced) m.team_barrier();
         const int e = e0 + lane % 4;
-        for (int t0 = 0; t0 < mtd; t0 += WI) {
-          // Slot d WI + w: row tile t0 + w of D_d (pairs: two row tiles of one D).
-          bool live[MB];
+        // A pass over W row tiles from t0 (W = WI; paired at WI = 2 over an odd number of row
+        // tiles, the last pass takes its one row tile as a pass of W = 1, whose D_r and D_s tiles
+        // pair into one m16n8k4 and D_t's takes an m8n8k4, rather than three m16n8k4 each half
+        // empty).
+        auto pass = [&](const int t0, auto width) {
+          // Slot d W + w: row tile t0 + w of D_d (pairs: two row tiles of one D).
+          constexpr int W = decltype(width)::value, MW = 3 * W;
+          bool live[MW];
           DGK_UNROLL
-          for (int x = 0; x < MB; ++x) live[x] = t0 + x % WI < mtd;
-          Real acc[MB][NB][2];
+          for (int x = 0; x < MW; ++x) live[x] = t0 + x % W < mtd;
+          Real acc[MW][NB][2];
           DGK_UNROLL
-          for (int x = 0; x < MB; ++x)
+          for (int x = 0; x < MW; ++x)
             DGK_UNROLL
             for (int j = 0; j < NB; ++j) acc[x][j][0] = acc[x][j][1] = Real(0);
           auto step = [&](int ks, auto last) {
-            Real av[MB], b[NB];
+            Real av[MW], b[NB];
             DGK_UNROLL
-            for (int x = 0; x < MB; ++x)
-              av[x] = live[x] ? A[(static_cast<std::size_t>((x / WI) * mtd + t0 + x % WI) * kst + ks) * 32 + lane]
+            for (int x = 0; x < MW; ++x)
+              av[x] = live[x] ? A[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) * kst + ks) * 32 + lane]
                               : Real(0);
             DGK_UNROLL
             for (int j = 0; j < NB; ++j) {
@@ -615,20 +620,20 @@ struct TunedKernels {
             step(kst - 1, std::true_type{});
           }
           // Stage: the lifted flux of the pass's row tiles, in the same lanes.
-          [[maybe_unused]] Real lifted[Stage ? WI : 1][NB][2];
+          [[maybe_unused]] Real lifted[Stage ? W : 1][NB][2];
           if constexpr (Stage) {
             const Real* L = tensor_L.data();
-            bool llive[WI];
+            bool llive[W];
             DGK_UNROLL
-            for (int w = 0; w < WI; ++w) {
+            for (int w = 0; w < W; ++w) {
               llive[w] = live[w];
               DGK_UNROLL
               for (int j = 0; j < NB; ++j) lifted[w][j][0] = lifted[w][j][1] = Real(0);
             }
             auto lift_step = [&](int ks) {
-              Real av[WI], b[NB];
+              Real av[W], b[NB];
               DGK_UNROLL
-              for (int w = 0; w < WI; ++w)
+              for (int w = 0; w < W; ++w)
                 av[w] = llive[w] ? L[(static_cast<std::size_t>(t0 + w) * kc + ks) * 32 + lane] : Real(0);
               DGK_UNROLL
               for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
@@ -637,15 +642,15 @@ struct TunedKernels {
             k_steps<Unrolled, kc>(lift_step);
           }
           DGK_UNROLL
-          for (int w = 0; w < WI; ++w) {
+          for (int w = 0; w < W; ++w) {
             const int i = (t0 + w) * 8 + lane / 4;
             if (i < np && e < end) {
               Real dr[nf], ds[nf], dt_[nf];
               DGK_UNROLL
               for (int f = 0; f < nf; ++f) {
                 dr[f] = acc[w][f / 2][f % 2];
-                ds[f] = acc[WI + w][f / 2][f % 2];
-                dt_[f] = acc[2 * WI + w][f / 2][f % 2];
+                ds[f] = acc[W + w][f / 2][f % 2];
+                dt_[f] = acc[2 * W + w][f / 2][f % 2];
               }
               if constexpr (Stage) {
                 Real out[nf];
@@ -663,7 +668,10 @@ struct TunedKernels {
               }
             }
           }
-        }
+        };
+        constexpr bool odd_tail = Paired && WI == 2 && mtd % 2 == 1;
+        for (int t0 = 0; t0 < (odd_tail ? mtd - 1 : mtd); t0 += WI) pass(t0, std::integral_constant<int, WI>{});
+        if constexpr (odd_tail) pass(mtd - 1, std::integral_constant<int, 1>{});
         if constexpr (Async) {
           // The new res to memory in memory order; then each value of q the warp holds as a B
           // fragment (lane l: element l / 8, field 2 j + (l / 4) % 2, node 4 ks + l % 4) turns
