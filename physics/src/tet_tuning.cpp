@@ -31,6 +31,20 @@ namespace {
 // Microblock sizes worth timing: on the GPU every k whose k np threads fit a team of at most
 // 1024 and waste at most a quarter of the padded team (k = 1 always); on the host, where a team
 // is one thread and k only sets how many elements it takes, a few sizes.
+// The warps per team of the tensor-core lift worth timing for np nodes, k elements per group and
+// w_i row tiles per warp: four, eight, as many as the products have items (a warp's w_i 8-row
+// tiles by three 8-column tiles), up to 32, and beyond eight items half as many (two rounds). The columns are counted for six fields a node
+// (Maxwell); for the acoustic system's four the count is the same up to k = 8, and a wrong guess
+// only times another team size.
+std::vector<int> lift_warps(int np, int k, int wi) {
+  const int row_tiles = (np + 7) / 8, col_tiles = (6 * k + 7) / 8;
+  const int items = (row_tiles + wi - 1) / wi * ((col_tiles + 2) / 3);
+  std::vector<int> warps{4, 8};
+  for (int w : {items, items > 8 ? (items + 1) / 2 : 0})
+    if (w > 1 && w <= 32 && std::find(warps.begin(), warps.end(), w) == warps.end()) warps.push_back(w);
+  return warps;
+}
+
 std::vector<int> microblock_sizes(int np, bool host) {
   if (host) return {1, 4, 16};
   std::vector<int> ks;
@@ -180,11 +194,15 @@ struct Search {
       // The lift under a register cap, for more resident teams (w_i <= 2 unpaired, up to 8 warps),
       // with batched loads (more loads in flight per thread, more registers), capped or not, and
       // with asynchronous copies of the epilogue's operands (its product through scratch); at
-      // w_i = 1 also with the next k-step's fragments loaded ahead.
+      // w_i = 1 also with the next k-step's fragments loaded ahead. Besides four and eight warps,
+      // one warp per item of the products (w_i row tiles by three column tiles), so that no
+      // warp idles in the products' last round (at N = 8, w_i = 2: eleven warps, not two rounds
+      // of eight with five idle).
       if (!volume)
         for (int wi : {1, 2})
-          for (int warps : {4, 8})
+          for (int warps : lift_warps(solver.nodes_per_element(), s.elements, wi))
             for (int cap : {0, 64}) {
+              if (cap != 0 && warps > 8) continue;  // the cap is compiled for teams of up to 8 warps
               for (bool batched : {false, true})
                 if (cap != 0 || batched)
                   second.push_back(with(s.elements, wi, 1, warps, 1, s.staged_product, false, cap, batched));

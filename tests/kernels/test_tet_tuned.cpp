@@ -245,10 +245,12 @@ std::vector<nt::NodalTuning> variants() {
       all.push_back(t);
     }
   // The tensor-core lift with asynchronous copies, in each mode, capped or not (partial groups,
-  // a second group in sequence; one element per group, whose scratch fits at every order).
+  // a second group in sequence; one element per group, whose scratch fits at every order; eleven
+  // warps, one per item of the products at N = 8, more than some orders have).
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps, cap] : {std::array{3, 2, 2, 4, 0}, std::array{1, 1, 2, 8, 64},
-                                         std::array{5, 1, 1, 2, 0}, std::array{1, 2, 1, 4, 0}}) {
+                                         std::array{5, 1, 1, 2, 0}, std::array{1, 2, 1, 4, 0},
+                                         std::array{1, 2, 1, 11, 0}}) {
       nt::NodalTuning t = base;
       t.lift = nt::StageKernel::Tensor;
       t.lift_shape = tensor_shape(k, wi, ws, warps, 1);
