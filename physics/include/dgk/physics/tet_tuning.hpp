@@ -15,8 +15,10 @@
 //     product in registers or through scratch for the lift) at 4 warps and w_i = 2, then
 //     w_i x warps x w_s x paired row tiles (m16n8k4, where the GPU has it) for the three best
 //     (for the lift also under a register cap of 64 and with batched loads, capped or not, and
-//     with asynchronous copies through scratch, capped or not: w_i = 1, 2 x 4, 8 warps; at w_i = 1
-//     uncapped also with the next k-step's fragments loaded ahead; then the
+//     with asynchronous copies through scratch, capped or not: w_i = 1, 2 x 4, 8 warps and, uncapped,
+//     one warp per item of the products (w_i row tiles by three column tiles) and beyond eight
+//     items half as many; at w_i = 1 uncapped also with the next k-step's fragments loaded
+//     ahead; then the
 //     three fastest lifts with fewer resident teams, as many warps per SM as two or three teams
 //     of eight warps, where the build fits shared-memory carveouts);
 //     and the tensor-core volume finished by the lanes: its fields in registers, in scratch, or
