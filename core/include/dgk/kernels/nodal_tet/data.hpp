@@ -53,6 +53,22 @@ struct MeshData {
 template <class Real, class MemorySpace>
 using Fields = Kokkos::View<Real***, Kokkos::LayoutRight, MemorySpace>;
 
+/// The solver's fields, stored (element, field, node) without padding, read through the
+/// kernels' q(element, field, node) with the strides known at compile time: q(e, f, i) at
+/// (e nf + f) np + i of `data`. A Kokkos View of runtime extents computes each field's address
+/// on its own (two multiplies by the extents, then the 64-bit address); here one address per
+/// (element, node) serves every field with a constant offset, which shortens the flux gather's
+/// path from the neighbour's node index to its loads (docs/PERFORMANCE.md, "The flux gather's
+/// addresses").
+template <class Real, int NF, int NP>
+struct FieldMajorFields {
+  const Real* data = nullptr;
+  KOKKOS_INLINE_FUNCTION Real operator()(int e, int f, int i) const {
+    return data[static_cast<std::size_t>(e) * NF * NP + static_cast<std::size_t>(i) + static_cast<std::size_t>(f * NP)];
+  }
+  KOKKOS_INLINE_FUNCTION constexpr int extent(int d) const { return d == 1 ? NF : (d == 2 ? NP : 0); }
+};
+
 /// Fields stored (element, node, field), the nf values of one node together, read through the
 /// kernels' q(element, field, node): q(e, f, i) at (e np + i) nf + f of `data`. Where nf is even
 /// (every node then starts on a boundary of two values), node() reads a node's nf values two at

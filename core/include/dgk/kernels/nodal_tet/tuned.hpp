@@ -814,7 +814,7 @@ struct TunedKernels {
             const int le = x / nc, c = x % nc, e = g0 + le;
             Real out[nf];
             if (le < E && e < end) {
-              face_node_flux<Physics, nfp, np>(ops, mesh, q, e, c, out);
+              face_node_flux<Physics, nfp, np>(ops, mesh, q_fields(), e, c, out);
             } else {
               for (int f = 0; f < nf; ++f) out[f] = Real(0);
             }
@@ -945,7 +945,7 @@ struct TunedKernels {
             const int r = t / nc, c = t % nc, e = g0 + r;
             Real out[nf];
             if (e < end) {
-              face_node_flux<Physics, nfp, np>(ops, mesh, q, e, c, out);
+              face_node_flux<Physics, nfp, np>(ops, mesh, q_fields(), e, c, out);
             } else {
               for (int f = 0; f < nf; ++f) out[f] = Real(0);
             }
@@ -1568,16 +1568,20 @@ struct TunedKernels {
       store(rhs.data(), RealPair{h.x + v0, h.y + v1});
     }
   }
-  // The epilogue of one value, value by value: res and rhs, the store to res, then q.
+  // The epilogue of one value, value by value: res and rhs, the store to res, then q. The
+  // fields are (element, field, node) of this order, unpadded: one address for all four.
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
+    const std::size_t at = (static_cast<std::size_t>(e) * nf + f) * np + i;
     if (mode == LiftMode::FusedUpdate) {
-      const Real r = a * res(e, f, i) + dt * (rhs(e, f, i) + v);
-      res(e, f, i) = r;
-      q_out(e, f, i) = q(e, f, i) + b * r;
+      const Real r = a * res.data()[at] + dt * (rhs.data()[at] + v);
+      res.data()[at] = r;
+      q_out.data()[at] = q.data()[at] + b * r;
     } else {
-      rhs(e, f, i) += v;
+      rhs.data()[at] += v;
     }
   }
+  /// q as the flux gather reads it: (element, field, node) with the strides of this order.
+  KOKKOS_INLINE_FUNCTION FieldMajorFields<Real, nf, np> q_fields() const { return {q.data()}; }
   /// Values a thread loads before it stores in the fused stage's update.
   static constexpr int epilogue_batch = 4;
 
@@ -1597,7 +1601,7 @@ struct TunedKernels {
           if constexpr (NodeMajor)
             face_node_flux<Physics, nfp, np>(ops, mesh, NodeMajorFields<Real, nf, np>{q.data()}, e, x % nc, out[u]);
           else
-            face_node_flux<Physics, nfp, np>(ops, mesh, q, e, x % nc, out[u]);
+            face_node_flux<Physics, nfp, np>(ops, mesh, q_fields(), e, x % nc, out[u]);
         } else {
           for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
         }
