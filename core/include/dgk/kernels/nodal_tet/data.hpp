@@ -63,9 +63,11 @@ using Fields = Kokkos::View<Real***, Kokkos::LayoutRight, MemorySpace>;
 template <class Real, int NF, int NP>
 struct FieldMajorFields {
   const Real* data = nullptr;
-  KOKKOS_INLINE_FUNCTION Real operator()(int e, int f, int i) const {
-    return data[static_cast<std::size_t>(e) * NF * NP + static_cast<std::size_t>(i) + static_cast<std::size_t>(f * NP)];
+  /// The offset of q(e, f, i) from data; the lift's epilogues address rhs, res and q by it too.
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t index(int e, int f, int i) {
+    return static_cast<std::size_t>(e) * NF * NP + static_cast<std::size_t>(i) + static_cast<std::size_t>(f * NP);
   }
+  KOKKOS_INLINE_FUNCTION Real operator()(int e, int f, int i) const { return data[index(e, f, i)]; }
   KOKKOS_INLINE_FUNCTION constexpr int extent(int d) const { return d == 1 ? NF : (d == 2 ? NP : 0); }
 };
 

@@ -884,7 +884,7 @@ struct TunedKernels {
               const Real v = sc[static_cast<std::size_t>(col) * ldc + i];
               if constexpr (Batched)
                 lift_epilogue<1>([](int) { return true; },
-                                 [&](int) { return (static_cast<std::size_t>(e) * nf + col % nf) * np + i; },
+                                 [&](int) { return FieldMajorFields<Real, nf, np>::index(e, col % nf, i); },
                                  [&](int) { return v; });
               else
                 lift_epilogue(e, col % nf, i, v);
@@ -1571,7 +1571,7 @@ struct TunedKernels {
   // The epilogue of one value, value by value: res and rhs, the store to res, then q. The
   // fields are (element, field, node) of this order, unpadded: one address for all four.
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
-    const std::size_t at = (static_cast<std::size_t>(e) * nf + f) * np + i;
+    const std::size_t at = FieldMajorFields<Real, nf, np>::index(e, f, i);
     if (mode == LiftMode::FusedUpdate) {
       const Real r = a * res.data()[at] + dt * (rhs.data()[at] + v);
       res.data()[at] = r;
