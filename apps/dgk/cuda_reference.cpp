@@ -463,7 +463,7 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
 #ifdef DGK_TENSOR_CORES_F64
       if (tensor && shape.lane_epilogue) {
         using Tuned = kernels::nodal_tet::TunedKernels<N, Physics, Kokkos::Cuda, double>;
-        const std::size_t bytes = Tuned::scratch_bytes_tensor_lanes(shape, false);
+        const std::size_t bytes = Tuned::scratch_bytes_tensor_lanes(shape, false, false);
         const int threads = 32 * shape.warps, per_block = 4 * shape.warps * shape.sequential;
         const int blocks = (K + per_block - 1) / per_block;
         auto go = [&](auto kernel) {

@@ -235,11 +235,12 @@ struct Search {
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     const bool stage = base.mode == LiftMode::FusedStage;
     auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0,
-                    bool async = false) {
+                    bool async = false, bool lane_update = false) {
       NodalTuning t = base;
       MicroShape s;
       s.max_registers = max_registers;
       s.async_copies = async;
+      s.lane_update = lane_update;
       s.elements = 4;
       s.inline_blocks = wi;
       s.sequential = ws;
@@ -280,6 +281,13 @@ struct Search {
         for (int cap : s.register_fields ? std::vector<int>{0, 168} : std::vector<int>{0})
           for (int ws : {1, 2})
             for (bool paired : {false, true}) second.push_back(with(1, ws, s.warps, paired, s.register_fields, true, cap, true));
+      // The fused stage whose lanes update the values they finish in memory (w_i = 1, fields in
+      // registers, uncapped or under the cap of 168): no rhs or res in scratch, more L1.
+      if (stage && s.register_fields)
+        for (int cap : {0, 168})
+          for (int ws : {1, 2})
+            for (bool paired : {false, true})
+              second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
     });
     if (stage) return best;
     // The volume with its fields in registers and D_r, D_s, D_t's fragments in team scratch, one
@@ -488,6 +496,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"batched_loads", s.batched_loads},
           {"async_copies", s.async_copies},
           {"loads_ahead", s.loads_ahead},
+          {"lane_update", s.lane_update},
           {"resident_teams", s.resident_teams},
           {"staged", staging_name(s.staging)}};
 }
@@ -545,6 +554,7 @@ MicroShape shape_of(const nlohmann::json& j, const char* where) {
   s.batched_loads = field<bool>(j, where, "batched_loads", false);
   s.async_copies = field<bool>(j, where, "async_copies", false);
   s.loads_ahead = field<bool>(j, where, "loads_ahead", false);
+  s.lane_update = field<bool>(j, where, "lane_update", false);
   s.resident_teams = field<int>(j, where, "resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;

@@ -204,6 +204,23 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.async_copies = true;
     all.push_back(t);
   }
+  // The fused stage whose lanes update the values they finish in memory (w_i = 1, fields in
+  // registers, uncapped or under the cap of 168, paired or not; partly empty teams, groups in
+  // sequence).
+  for (auto [ws, warps, pair, cap] :
+       {std::array{1, 1, 0, 0}, std::array{3, 2, 1, 0}, std::array{2, 1, 0, 168}, std::array{3, 2, 1, 168}}) {
+    nt::NodalTuning t = base;
+    t.mode = nt::LiftMode::FusedStage;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, 1, ws, warps, 1);
+    t.volume_shape.paired_tiles = pair != 0;
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.register_fields = true;
+    t.volume_shape.unrolled = true;
+    t.volume_shape.max_registers = cap;
+    t.volume_shape.lane_update = true;
+    all.push_back(t);
+  }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -459,7 +476,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
-      int ran_ahead = 0, ran_async_stage = 0;
+      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0;
       int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
       int ran_ops = 0;  // the lane-finished volume with its operators in scratch
       for (const auto& t : tunings) {
@@ -476,6 +493,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           const bool no_registers = t.volume_shape.register_fields && !register_fields(order);
           // The fused stage with asynchronous copies is compiled at N <= 5.
           const bool no_async_stage = t.volume_shape.async_copies && order > 5;
+          // So is the fused stage whose lanes update in memory.
+          const bool no_lane_update = t.volume_shape.lane_update && order > 5;
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
@@ -483,7 +502,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
                       (no_tensor && why.find("tensor cores") != std::string::npos) ||
                       (no_cap && why.find("register cap") != std::string::npos) ||
                       (no_registers && why.find("fields in registers") != std::string::npos) ||
-                      (no_async_stage && why.find("asynchronous copies") != std::string::npos))
+                      (no_async_stage && why.find("asynchronous copies") != std::string::npos) ||
+                      (no_lane_update && why.find("update by the lanes") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
@@ -506,6 +526,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
             tensor_lift_scratch<Space>(order, t) > kDefaultBlockShared)
           ++ran_beyond_default;
         if (t.volume_shape.async_copies) ++ran_async_stage;
+        if (t.volume_shape.lane_update) ++ran_lane_update;
         if (t.volume_shape.staging == nt::Staging::Operator) ++ran_ops;
         if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
@@ -556,6 +577,12 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         // where one warp's fits.
         EXPECT_TRUE(order > 5 || ran_async_stage >= (register_fields(order) ? 2 : 0) + (stage_fits ? 1 : 0))
             << precision << " order " << order << ": the fused stage with asynchronous copies ran " << ran_async_stage
+            << " times";
+        // The lanes' update: wherever the fields fit registers at N <= 5, uncapped (and under the
+        // cap of 168 where it is compiled).
+        EXPECT_TRUE(order > 5 || !register_fields(order) ||
+                    ran_lane_update >= (lanes_mid_caps(backend, precision, order) ? 4 : 2))
+            << precision << " order " << order << ": the fused stage with the lanes' update ran " << ran_lane_update
             << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.

@@ -266,7 +266,7 @@ class TetSolver final : public Simulation, public NodalTunable {
       k.a = Real(a);
       k.b = Real(b);
       k.dt = Real(dt);
-      k.tensor_stage(m_space, begin, end);
+      k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape.lane_update);
     });
   }
   void update(double a, double b, double dt) const {
@@ -630,6 +630,8 @@ class TetSolver final : public Simulation, public NodalTunable {
         why = "the fused stage runs the tensor-core volume finished by the lanes (volume tensor ... epilogue=lane)";
       if (why.empty() && t.lift != StageKernel::Thread)
         why = "the fused stage has no lift kernel of its own (lift: expected thread, the default)";
+    } else if (why.empty() && (t.volume_shape.lane_update || t.lift_shape.lane_update)) {
+      why = "update=lanes: the lanes' update in memory is the fused stage's (mode fused-stage)";
     } else if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro &&
                t.lift != StageKernel::Tensor) {
       why = "the fused modes run the micro or the tensor-core lift kernel";
@@ -665,7 +667,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         if (!w.empty()) why += (why.empty() ? "" : "; ") + part + ": " + w;
       };
       if (t.volume == StageKernel::Tensor)
-        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_tensor(m_space));
+        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_tensor(m_space, false, t.volume_shape.lane_update));
       else if (t.volume != StageKernel::Thread)
         join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
       if (t.lift == StageKernel::Tensor)
@@ -733,7 +735,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         k.a = Real(a);
         k.b = Real(b);
         k.dt = Real(dt);
-        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1);
+        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1, m_kernels.tuning.volume_shape.lane_update);
       });
     };
     run(0, 0.5, 0.25, 0.01);

@@ -102,7 +102,7 @@ struct TagTensorVolume {};
 template <int MB, bool Paired, int MaxRegisters = 0, bool Batched = false, bool Async = false, bool Ahead = false>
 struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
-          bool Async = false, bool NodeMajor = false, bool Ops = false>
+          bool Async = false, bool NodeMajor = false, bool Ops = false, bool LaneUpdate = false>
 struct TagTensorVolumeLanes {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
@@ -116,8 +116,9 @@ template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool 
 struct RegisterCap<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>>
     : std::integral_constant<int, MaxRegisters> {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-          bool NodeMajor, bool Ops>
-struct RegisterCap<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>>
+          bool NodeMajor, bool Ops, bool LaneUpdate>
+struct RegisterCap<
+    TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
@@ -128,8 +129,9 @@ struct CappedTeam<TagTensorLift<MB, Paired, MaxRegisters, Batched, Async, Ahead>
 /// threads): six such teams, twelve warps, per SM (TunedKernels::tensor_lanes_mid).
 inline constexpr int lanes_mid_registers = 168, lanes_mid_team = 64;
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-          bool NodeMajor, bool Ops>
-struct CappedTeam<TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>>
+          bool NodeMajor, bool Ops, bool LaneUpdate>
+struct CappedTeam<
+    TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
@@ -222,7 +224,7 @@ struct TunedKernels {
   static constexpr int d_fragment_values = 3 * mtd * kst * 32;
   /// Whether a tensor-core shape stages its operator in team scratch (the volume finished by the
   /// lanes with its fields in registers; MicroShape::staging).
-  KOKKOS_INLINE_FUNCTION static bool operators_staged(const MicroShape& s) {
+  KOKKOS_INLINE_FUNCTION static bool operators_staged(const KernelShape& s) {
     return static_cast<int>(s.staging) & static_cast<int>(Staging::Operator);
   }
 
@@ -230,7 +232,10 @@ struct TunedKernels {
   MeshData<Real, Mem> mesh;
   Fields<Real, Mem> q, rhs, flux;  // flux: K x nf x 4 nfp (split mode)
   Fields<Real, Mem> res, q_out;    // fused update only
-  MicroShape shape;
+  /// What the kernels read of the launches' MicroShape. Its host-side choices (lane_update) are
+  /// the launch functions' arguments, not members: the functor is the kernels' argument, and its
+  /// size and offsets stay those the kernels were compiled and scheduled with.
+  KernelShape shape;
   LiftMode mode = LiftMode::Split;
   int batch = 1;  ///< elements per team of the batched kernels
   int begin = 0, end = 0;  ///< the elements a launch covers (the lift: a range, see lift())
@@ -487,10 +492,19 @@ struct TunedKernels {
   // With Ops (the volume, its fields in registers) the team first copies D_r, D_s and D_t's
   // fragments into its scratch, and its warps read them there for all their groups; the warps
   // wait at the team's barrier once, after the copy.
+  //
+  // With LaneUpdate (the fused stage) the lane that finishes an (element, field, node) updates it
+  // in memory itself: it loads that value's res and q before the pass's lift, and stores
+  // res = a res + dt rhs and q_out = q + b res. Neither rhs nor res enters scratch, so a warp's
+  // scratch holds its flux fragments only, and the shared-memory carveout leaves the L1 room for
+  // the operators' fragments (at N = 4: 11.5 KB of scratch per warp instead of 18.4, so about
+  // 88 KB of L1 against 28 KB beside twelve warps; docs/PERFORMANCE.md, "The fused stage's update
+  // by its lanes"). A warp's accesses at one field touch 8 consecutive nodes of each of its four
+  // elements (64 bytes), not whole rows.
   template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, int MaxRegisters, bool Async,
-            bool NodeMajor, bool Ops>
+            bool NodeMajor, bool Ops, bool LaneUpdate>
   KOKKOS_INLINE_FUNCTION void operator()(
-      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops>,
+      TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>,
       const Member& m) const {
     static_assert(!Ops || (RegisterFields && !Stage),
                   "dgk::nodal_tet::tensor_volume_lanes: operators in scratch are the volume's, fields in registers");
@@ -498,6 +512,8 @@ struct TunedKernels {
     static_assert(Stage || !Async, "dgk::nodal_tet::tensor_volume_lanes: asynchronous copies are the fused stage's");
     static_assert(!NodeMajor || (Stage && RegisterFields),
                   "dgk::nodal_tet::tensor_volume_lanes: node-major fields are the fused stage's, in registers");
+    static_assert(!LaneUpdate || (Stage && !Async),
+                  "dgk::nodal_tet::tensor_volume_lanes: the lanes' update is the fused stage's, without copies");
     // Value (field f, node i) of an element's row.
     [[maybe_unused]] auto at = [](int f, int i) { return NodeMajor ? i * nf + f : f * np + i; };
     if constexpr (tensor_cores && (!RegisterFields || lane_fields <= max_lane_fields)) {
@@ -507,9 +523,9 @@ struct TunedKernels {
       constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
-      constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + lane_rhs) * 32 : 0);
+      constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + (LaneUpdate ? 0 : lane_rhs)) * 32 : 0);
       if constexpr (per_warp > 0) {
-        Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage)));
+        Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage, LaneUpdate)));
         if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
         // With Async from a 16-byte boundary (per_warp is a multiple of 32 values).
         if constexpr (Async) sb = align_16(sb);
@@ -519,7 +535,7 @@ struct TunedKernels {
       [[maybe_unused]] Real* rb = fx + lane_flux * 32;
       const Real* A = tensor_D.data();
       if constexpr (Ops) {
-        Real* so = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage)));
+        Real* so = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage, LaneUpdate)));
         if (so == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
         async_copy_run(so, A, d_fragment_values, m.team_rank(), m.team_size());
         async_commit();
@@ -619,6 +635,23 @@ struct TunedKernels {
             k_steps<Unrolled, kst - 1>([&](int ks) { step(ks, std::false_type{}); });
             step(kst - 1, std::true_type{});
           }
+          // LaneUpdate: res and q of the values this lane finishes in the pass, loaded before the
+          // lift's products so that they arrive during them.
+          [[maybe_unused]] Real rv[LaneUpdate ? W : 1][nf], qv[LaneUpdate ? W : 1][nf];
+          if constexpr (LaneUpdate) {
+            DGK_UNROLL
+            for (int w = 0; w < W; ++w) {
+              const int i = (t0 + w) * 8 + lane / 4;
+              if (i < np && e < end) {
+                const std::size_t o = static_cast<std::size_t>(e) * nf * np;
+                DGK_UNROLL
+                for (int f = 0; f < nf; ++f) {
+                  rv[w][f] = res.data()[o + at(f, i)];
+                  qv[w][f] = q.data()[o + at(f, i)];
+                }
+              }
+            }
+          }
           // Stage: the lifted flux of the pass's row tiles, in the same lanes.
           [[maybe_unused]] Real lifted[Stage ? W : 1][NB][2];
           if constexpr (Stage) {
@@ -655,13 +688,23 @@ struct TunedKernels {
               if constexpr (Stage) {
                 Real out[nf];
                 volume_term<Physics>(mesh, e, dr, ds, dt_, out);
-                DGK_UNROLL
-                for (int f = 0; f < nf; ++f) {
-                  Real& to = rb[(lane % 4) * nf * np + at(f, i)];
-                  if constexpr (Async)
-                    to = a * to + dt * (out[f] + lifted[w][f / 2][f % 2]);  // the new res
-                  else
-                    to = out[f] + lifted[w][f / 2][f % 2];
+                if constexpr (LaneUpdate) {
+                  const std::size_t o = static_cast<std::size_t>(e) * nf * np;
+                  DGK_UNROLL
+                  for (int f = 0; f < nf; ++f) {
+                    const Real r = a * rv[w][f] + dt * (out[f] + lifted[w][f / 2][f % 2]);
+                    res.data()[o + at(f, i)] = r;
+                    q_out.data()[o + at(f, i)] = qv[w][f] + b * r;
+                  }
+                } else {
+                  DGK_UNROLL
+                  for (int f = 0; f < nf; ++f) {
+                    Real& to = rb[(lane % 4) * nf * np + at(f, i)];
+                    if constexpr (Async)
+                      to = a * to + dt * (out[f] + lifted[w][f / 2][f % 2]);  // the new res
+                    else
+                      to = out[f] + lifted[w][f / 2][f % 2];
+                  }
                 }
               } else {
                 write_volume(e, i, dr, ds, dt_);
@@ -698,7 +741,7 @@ struct TunedKernels {
           }
           m.team_barrier();
           for (int x = lane; x < values; x += 32) q_out.data()[first + x] = rb[x];
-        } else if constexpr (Stage) {
+        } else if constexpr (Stage && !LaneUpdate) {
           // The update in memory order: the four elements' (field, node) rows are consecutive.
           m.team_barrier();
           // Batches of loads before the stores, as in the batched lift_epilogue.
@@ -1042,12 +1085,15 @@ struct TunedKernels {
       k.end = mesh.num_elements;
       // A fused stage's shape times its volume part here (dgk bench): its asynchronous copies
       // belong to the stage's update, so the volume is the same kernel without them.
-      k.shape.async_copies = false;
+      MicroShape volume;
+      static_cast<KernelShape&>(volume) = shape;
+      volume.async_copies = false;
+      k.shape = volume;
       if (shape.lane_epilogue)
-        k.dispatch_tensor_lanes(k.shape, false, [&](auto tag) {
+        k.dispatch_tensor_lanes(volume, false, [&](auto tag) {
           k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_volume_lanes",
-                                           4 * shape.warps * shape.sequential, scratch_bytes_tensor_lanes(k.shape, false),
-                                           32 * shape.warps);
+                                           4 * shape.warps * shape.sequential,
+                                           scratch_bytes_tensor_lanes(volume, false, false), 32 * shape.warps);
         });
       else
         k.dispatch_tensor(shape, [&](auto tag) {
@@ -1060,21 +1106,29 @@ struct TunedKernels {
                          "and precision");
     }
   }
+  /// `s` with MicroShape::lane_update set to `lane_update`.
+  static MicroShape with_lane_update(const KernelShape& s, bool lane_update) {
+    MicroShape m;
+    static_cast<KernelShape&>(m) = s;
+    m.lane_update = lane_update;
+    return m;
+  }
   /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
   /// volume, flux gather, lift and update into q_out; tensor_D and tensor_L must be set). With
   /// `node_major`, q, res and q_out hold their values (element, node, field) (NodeMajorFields;
   /// where compiled, node_major_refusal).
-  void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false) const {
+  void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false,
+                    bool lane_update = false) const {
     if constexpr (tensor_cores) {
       TunedKernels k = *this;
       k.begin = first;
       k.end = last;
       k.dispatch_tensor_lanes(
-          shape, true,
+          with_lane_update(shape, lane_update), true,
           [&](auto tag) {
             k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
                                              4 * shape.warps * shape.sequential,
-                                             scratch_bytes_tensor_lanes(shape, true), 32 * shape.warps);
+                                             scratch_bytes_tensor_lanes(shape, true, lane_update), 32 * shape.warps);
           },
           node_major);
     } else {
@@ -1119,11 +1173,11 @@ struct TunedKernels {
   }
 
   // --- what a launch needs, for the tuner's feasibility checks ------------------------------
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_volume(const MicroShape& s) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_volume(const KernelShape& s) {
     const int st = static_cast<int>(s.staging);
     return scratch_bytes((st & 2 ? 3 * np * np : 0) + (st & 1 ? s.elements * s.inline_blocks * nf * np : 0));
   }
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_lift(const MicroShape& s, LiftMode mode) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_lift(const KernelShape& s, LiftMode mode) {
     const int st = static_cast<int>(s.staging);
     const bool flux_staged = (st & 1) || mode != LiftMode::Split;
     return scratch_bytes((st & 2 ? np * nc : 0) + (flux_staged ? s.elements * s.inline_blocks * nf * nc : 0));
@@ -1131,16 +1185,18 @@ struct TunedKernels {
   /// Rows of the tensor kernel's product in scratch per column: 3 D's cm row tiles, plus 4 so
   /// that the 8 rows x 4 column pairs a warp stores fall on distinct banks.
   KOKKOS_INLINE_FUNCTION static int tensor_ldc(int cm) { return 3 * cm * 8 + 4; }
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor(const MicroShape& s) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor(const KernelShape& s) {
     const int nt = (nf * s.elements + 7) / 8, cm = (mtd + s.passes - 1) / s.passes;
     return scratch_bytes(static_cast<std::size_t>(kst) * nt * 32 + static_cast<std::size_t>(nt) * 8 * tensor_ldc(cm));
   }
   /// The lane-finished volume kernel's scratch: each warp's field fragments, unless in registers,
   /// and for the whole stage its flux fragments and rhs (with asynchronous copies from a 16-byte
   /// boundary).
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const MicroShape& s, bool stage) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const KernelShape& s, bool stage,
+                                                                      bool lane_update) {
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
-    const int per_warp = (s.register_fields ? 0 : fields) + (stage ? (lane_flux + lane_rhs) * 32 : 0);
+    const int per_warp =
+        (s.register_fields ? 0 : fields) + (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 : 0);
     const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
     if (operators_staged(s) && !stage && s.register_fields) return scratch_bytes(d_fragment_values);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
@@ -1149,7 +1205,7 @@ struct TunedKernels {
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
   /// group's rhs with async copies), and with async copies in the fused update the group's res and
   /// q from a 16-byte boundary.
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const MicroShape& s, LiftMode mode) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lift(const KernelShape& s, LiftMode mode) {
     const int nt = (nf * s.elements + 7) / 8;
     const bool product = s.staged_product || s.async_copies;
     const bool fields = s.async_copies && mode == LiftMode::FusedUpdate;
@@ -1166,7 +1222,7 @@ struct TunedKernels {
   }
   /// Threads of a micro team: on the GPU k np rounded up to the warp size; on the host one (the
   /// team's loops run in one thread, teams spread over the cores).
-  static int micro_team(const MicroShape& s, int rows = 1) {
+  static int micro_team(const KernelShape& s, int rows = 1) {
     if (host) return 1;
     return (s.elements * ((np + rows - 1) / rows) + 31) / 32 * 32;
   }
@@ -1187,7 +1243,7 @@ struct TunedKernels {
     return why;
   }
   /// Why the tensor-core volume (lift = false) or lift kernel cannot run with this shape.
-  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false) const {
+  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, bool lane_update = false) const {
     if constexpr (!tensor_cores) {
       (void)space;
       (void)lift;
@@ -1224,6 +1280,10 @@ struct TunedKernels {
                << shape.inline_blocks << (shape.paired_tiles ? " paired" : "") << ", " << shape.warps << " warps"
                << (lift ? ")" : ", a volume kernel)");
       }
+      if (lane_update && (lift || !shape.lane_epilogue))
+        also() << "the update by the lanes (update=lanes) is the fused stage's";
+      else if (const std::string why = lane_update_refusal(with_lane_update(shape, lane_update), stage); !why.empty())
+        also() << why;
       if (shape.async_copies && !lift) {
         if (const std::string why = async_stage_refusal(shape, stage); !why.empty()) also() << why;
       } else if (const std::string why = async_lift_refusal(shape); !why.empty())
@@ -1254,8 +1314,8 @@ struct TunedKernels {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
-        dispatch_tensor_lanes(shape, stage, [&](auto tag) {
-          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage), 32 * shape.warps);
+        dispatch_tensor_lanes(with_lane_update(shape, lane_update), stage, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update), 32 * shape.warps);
         });
       else
         dispatch_tensor(shape, [&](auto tag) {
@@ -1308,9 +1368,32 @@ struct TunedKernels {
   /// per SM), w_i = 1, with its fields in registers (uncapped or under tensor_lanes_mid) or in
   /// scratch with its k-steps unrolled.
   static constexpr bool lanes_async_stage = tensor_cores && N <= 5;
+  /// The fused stage whose lanes update the values they finish in memory (MicroShape::lane_update)
+  /// is compiled where the copies are, w_i = 1, with its fields in registers, uncapped or under
+  /// tensor_lanes_mid, paired or not, in the solver's arrangement (element, field, node).
+  static constexpr bool lanes_update_stage = tensor_cores && N <= 5 && lane_fields <= max_lane_fields;
+  /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
+  /// can, or if the shape does not ask for it).
+  static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
+    if (!s.lane_update) return {};
+    if (stage && lanes_update_stage && !node_major && s.inline_blocks == 1 && s.register_fields && !s.async_copies &&
+        s.staging == Staging::Fields &&
+        (s.max_registers == 0 || (s.max_registers == tensor_lanes_mid && 32 * s.warps <= lanes_mid_team)))
+      return {};
+    std::ostringstream o;
+    o << "the update by the lanes (update=lanes) is compiled for the fused stage at N <= 5 with w_i = 1, its fields in "
+         "registers, uncapped or capped at "
+      << tensor_lanes_mid << " registers with at most " << lanes_mid_team / 32
+      << " warps, without asynchronous copies, fields stored (element, field, node) (asked: "
+      << (stage ? "the fused stage" : "a volume kernel") << " at N = " << N << ", w_i = " << s.inline_blocks
+      << (s.register_fields ? ", fields in registers" : ", fields in scratch") << ", cap " << s.max_registers << ", "
+      << s.warps << " warps" << (s.async_copies ? ", loads=async" : "") << (node_major ? ", node-major" : "")
+      << (tensor_cores ? ")" : ", no tensor cores in this build)");
+    return o.str();
+  }
   /// Why the volume finished by the lanes cannot run with asynchronous copies (empty if it can,
   /// or if the shape has none).
-  static std::string async_stage_refusal(const MicroShape& s, bool stage) {
+  static std::string async_stage_refusal(const KernelShape& s, bool stage) {
     if (!s.async_copies) return {};
     const bool fields = s.register_fields ? (s.max_registers == 0 || s.max_registers == tensor_lanes_mid)
                                           : (s.unrolled && s.max_registers == 0);
@@ -1328,7 +1411,7 @@ struct TunedKernels {
   /// (staged=operator) is compiled for the volume finished by the lanes with its fields in
   /// registers, uncapped, without asynchronous copies; every other tensor-core kernel reads its
   /// operator from memory (staged=fields).
-  static std::string operator_staging_refusal(const MicroShape& s, bool stage, bool lift) {
+  static std::string operator_staging_refusal(const KernelShape& s, bool stage, bool lift) {
     if (s.staging == Staging::Fields ||
         (s.staging == Staging::Operator && !lift && !stage && s.lane_epilogue && s.register_fields &&
          s.max_registers == 0 && !s.async_copies))
@@ -1346,7 +1429,7 @@ struct TunedKernels {
   static constexpr bool lanes_node_major = tensor_cores && N <= 4 && lane_fields <= max_lane_fields;
   /// Why the fused stage (`stage`; the volume alone has no node-major form) cannot take node-major
   /// fields in this shape (empty if it can).
-  static std::string node_major_refusal(const MicroShape& s, bool stage) {
+  static std::string node_major_refusal(const KernelShape& s, bool stage) {
     if (stage && lanes_node_major && s.lane_epilogue && s.inline_blocks == 1 && s.register_fields &&
         (s.max_registers == 0 ||
          (lanes_mid_caps && s.max_registers == tensor_lanes_mid && 32 * s.warps <= lanes_mid_team)))
@@ -1363,7 +1446,7 @@ struct TunedKernels {
   /// Why the tensor-core lift cannot run with asynchronous copies (loads=async) in this shape
   /// (empty if it can): compiled with the product through scratch, w_i <= 2 unpaired row tiles,
   /// without batched loads (the epilogue reads scratch), uncapped or under tensor_lift_cap.
-  static std::string async_lift_refusal(const MicroShape& s) {
+  static std::string async_lift_refusal(const KernelShape& s) {
     if (!s.async_copies ||
         (s.staged_product && s.inline_blocks <= 2 && !s.paired_tiles && !s.batched_loads &&
          (s.max_registers == 0 || (s.max_registers == tensor_lift_cap && s.warps <= 8))))
@@ -1380,7 +1463,7 @@ struct TunedKernels {
   /// Why the tensor-core lift cannot load the next k-step's fragments ahead (loads=ahead) in this
   /// shape (empty if it can): compiled at w_i = 1, unpaired, uncapped, without batched loads or
   /// asynchronous copies (at w_i = 2 the fragments are always loaded ahead).
-  static std::string ahead_lift_refusal(const MicroShape& s) {
+  static std::string ahead_lift_refusal(const KernelShape& s) {
     if (!s.loads_ahead ||
         (s.inline_blocks == 1 && !s.paired_tiles && s.max_registers == 0 && !s.batched_loads && !s.async_copies))
       return {};
@@ -1394,7 +1477,7 @@ struct TunedKernels {
   }
   /// Why the volume finished by the lanes (in the fused stage with `stage`) cannot run under the
   /// shape's register cap (empty if it can).
-  static std::string lanes_cap_refusal(const MicroShape& s, bool stage) {
+  static std::string lanes_cap_refusal(const KernelShape& s, bool stage) {
     const bool shape = s.register_fields && s.inline_blocks <= 2 && s.warps <= 8, unpaired = !s.paired_tiles;
     if (shape && ((lanes_register_caps && !stage && unpaired && s.max_registers == tensor_lanes_cap) ||
                   (lanes_open_bounds && unpaired && s.max_registers == tensor_lanes_open) ||
@@ -1417,7 +1500,7 @@ struct TunedKernels {
   /// The compiled (w_i, r_i) pairs of the micro volume kernel, and its register caps, as f(tag).
   /// Public for the plain CUDA port of the benchmark program, which launches the same kernels.
   template <class F>
-  static void dispatch_volume(const MicroShape& s, F&& f) {
+  static void dispatch_volume(const KernelShape& s, F&& f) {
     if (s.max_registers != 0) {
       const std::string why = register_cap_refusal(s);
       DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
@@ -1448,7 +1531,7 @@ struct TunedKernels {
   /// the lane-finished kernels pair through dispatch_lanes). Public for the plain
   /// CUDA port of the benchmark program, which launches the same pairs.
   template <class F>
-  static void dispatch_paired(const MicroShape& s, F&& f) {
+  static void dispatch_paired(const KernelShape& s, F&& f) {
     using yes = std::true_type;
     using no = std::false_type;
     if (!s.paired_tiles || s.inline_blocks == 1) {
@@ -1466,7 +1549,7 @@ struct TunedKernels {
   /// into an m8n8k4: two instructions per column tile and k-step instead of three. Public for
   /// the plain CUDA port of the benchmark program, which launches the same pairs.
   template <class F>
-  static void dispatch_lanes(const MicroShape& s, F&& f) {
+  static void dispatch_lanes(const KernelShape& s, F&& f) {
     DGK_THROW_IF(s.inline_blocks != 1 && s.inline_blocks != 2,
                  "nodal_tet::TunedKernels: the volume finished by the lanes takes w_i = 1 or 2 (w_i = "
                      << s.inline_blocks << ")");
@@ -1647,7 +1730,7 @@ struct TunedKernels {
   }
 
   template <class F>
-  static void dispatch_tensor(const MicroShape& s, F&& f) {
+  static void dispatch_tensor(const KernelShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) { f(TagTensorVolume<decltype(wi)::value, decltype(paired)::value>{}); });
   }
 
@@ -1665,7 +1748,10 @@ struct TunedKernels {
       auto in_registers = [&](auto cap, auto async) {
         constexpr int C = decltype(cap)::value;
         constexpr bool A = decltype(async)::value;
-        if (!node_major)
+        if (!node_major && s.lane_update) {
+          if constexpr (St && WI == 1 && !A && lanes_update_stage)
+            f(TagTensorVolumeLanes<WI, P, true, true, St, C, A, false, false, true>{});
+        } else if (!node_major)
           f(TagTensorVolumeLanes<WI, P, true, true, St, C, A>{});
         else if constexpr (St && WI == 1 && lanes_node_major)
           f(TagTensorVolumeLanes<WI, P, true, true, St, C, A, true>{});
@@ -1675,6 +1761,12 @@ struct TunedKernels {
       if (node_major) {
         // Only shapes with their fields in registers pass, so only in_registers launches.
         const std::string why = node_major_refusal(s, St);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
+      }
+      if (s.lane_update) {
+        // Only the fused stage at w_i = 1 with its fields in registers, uncapped or under the cap
+        // of 168, passes, so only in_registers launches.
+        const std::string why = lane_update_refusal(s, St, node_major);
         DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
       }
       if (s.async_copies) {
@@ -1727,7 +1819,7 @@ struct TunedKernels {
   // The tensor-core lifts, and under the register cap (tensor_lift_cap) those with w_i <= 2,
   // unpaired; with batched loads (unpaired) either way.
   template <class F>
-  static void dispatch_tensor_lift(const MicroShape& s, F&& f) {
+  static void dispatch_tensor_lift(const KernelShape& s, F&& f) {
     dispatch_paired(s, [&](auto wi, auto paired) {
       constexpr int WI = decltype(wi)::value;
       constexpr bool P = decltype(paired)::value;
@@ -1791,7 +1883,7 @@ struct TunedKernels {
     return Kokkos::Experimental::require(p, Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   }
   // Why the volume shape's register cap is not compiled (empty if it is, or if it has none).
-  static std::string register_cap_refusal(const MicroShape& s) {
+  static std::string register_cap_refusal(const KernelShape& s) {
     if (s.max_registers == 0 ||
         (register_caps && s.rows == 1 && s.inline_blocks == 1 && (s.max_registers == 64 || s.max_registers == 72)))
       return {};

@@ -23,8 +23,13 @@ enum class StageKernel { Thread, Micro, Batched, Tensor };
 /// registers at N = 6").
 inline constexpr int max_lane_register_fields = 64;
 
-/// Work distribution of a micro kernel (the parameters of paper 000, Table 3).
-struct MicroShape {
+/// Work distribution of a micro kernel (the parameters of paper 000, Table 3) as the kernels read
+/// it: the part of MicroShape that TunedKernels carries to the device. Its layout is that of the
+/// kernels' argument, so a field added here moves the others' offsets in every kernel's code;
+/// the latency-bound volumes at N = 8 and 9 are sensitive even to that (nvcc scheduled them 25%
+/// slower after a 4-byte shift; docs/PERFORMANCE.md, "The fused stage's update by its lanes").
+/// Choices that only pick a kernel belong to MicroShape.
+struct KernelShape {
   int elements = 1;       ///< k, elements per microblock
   int inline_blocks = 1;  ///< w_i, microblocks per thread: 1, 2 or 4
   int sequential = 1;     ///< w_s, groups a team handles one after the other
@@ -68,6 +73,15 @@ struct MicroShape {
   int resident_teams = 0;
   /// Elements per team.
   int team_elements() const { return elements * inline_blocks * sequential; }
+};
+
+/// Work distribution of a micro kernel: what the kernels read, and the choices among compiled
+/// kernels that are made on the host.
+struct MicroShape : KernelShape {
+  /// the fused stage at w_i = 1, fields in registers: the lane that finishes a value loads its
+  /// res and q and stores the new res and q_out itself, so that rhs and res never enter team
+  /// scratch (a smaller carveout, more L1 for the operators)
+  bool lane_update = false;
 };
 
 /// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
