@@ -186,21 +186,26 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.unrolled = fields >= 1;
     all.push_back(t);
   }
+  // The fused stage at w_i = 1, unrolled: w_s groups in sequence, paired or not, under the cap.
+  auto fused_stage = [&](int ws, int warps, bool paired, int cap) {
+    nt::NodalTuning t = base;
+    t.mode = nt::LiftMode::FusedStage;
+    t.volume = nt::StageKernel::Tensor;
+    t.volume_shape = tensor_shape(4, 1, ws, warps, 1);
+    t.volume_shape.paired_tiles = paired;
+    t.volume_shape.lane_epilogue = true;
+    t.volume_shape.unrolled = true;
+    t.volume_shape.max_registers = cap;
+    return t;
+  };
   // The fused stage with asynchronous copies of res (w_i = 1): fields in registers (uncapped or
   // under the cap of 168) or in scratch unrolled, paired or not, partly empty teams and groups in
   // sequence (the warp's scratch reused).
   for (auto [ws, warps, fields, pair, cap] :
        {std::array{1, 1, 2, 0, 0}, std::array{3, 2, 2, 1, 0}, std::array{2, 1, 1, 0, 0}, std::array{3, 3, 1, 1, 0},
         std::array{2, 1, 2, 0, 168}, std::array{3, 2, 2, 1, 168}}) {
-    nt::NodalTuning t = base;
-    t.mode = nt::LiftMode::FusedStage;
-    t.volume = nt::StageKernel::Tensor;
-    t.volume_shape = tensor_shape(4, 1, ws, warps, 1);
-    t.volume_shape.paired_tiles = pair != 0;
-    t.volume_shape.lane_epilogue = true;
+    nt::NodalTuning t = fused_stage(ws, warps, pair != 0, cap);
     t.volume_shape.register_fields = fields == 2;
-    t.volume_shape.unrolled = true;
-    t.volume_shape.max_registers = cap;
     t.volume_shape.async_copies = true;
     all.push_back(t);
   }
@@ -209,15 +214,8 @@ std::vector<nt::NodalTuning> variants() {
   // sequence).
   for (auto [ws, warps, pair, cap] :
        {std::array{1, 1, 0, 0}, std::array{3, 2, 1, 0}, std::array{2, 1, 0, 168}, std::array{3, 2, 1, 168}}) {
-    nt::NodalTuning t = base;
-    t.mode = nt::LiftMode::FusedStage;
-    t.volume = nt::StageKernel::Tensor;
-    t.volume_shape = tensor_shape(4, 1, ws, warps, 1);
-    t.volume_shape.paired_tiles = pair != 0;
-    t.volume_shape.lane_epilogue = true;
+    nt::NodalTuning t = fused_stage(ws, warps, pair != 0, cap);
     t.volume_shape.register_fields = true;
-    t.volume_shape.unrolled = true;
-    t.volume_shape.max_registers = cap;
     t.volume_shape.lane_update = true;
     all.push_back(t);
   }
