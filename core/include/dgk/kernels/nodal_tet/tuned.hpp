@@ -1085,8 +1085,7 @@ struct TunedKernels {
       k.end = mesh.num_elements;
       // A fused stage's shape times its volume part here (dgk bench): its asynchronous copies
       // belong to the stage's update, so the volume is the same kernel without them.
-      MicroShape volume;
-      static_cast<KernelShape&>(volume) = shape;
+      MicroShape volume = with_lane_update(shape, false);
       volume.async_copies = false;
       k.shape = volume;
       if (shape.lane_epilogue)
