@@ -56,6 +56,21 @@ __device__ void write_volume(const double* __restrict__ drdx, const double* __re
   for (int f = 0; f < nf; ++f) rhs[(e * nf + f) * np + i] = out[f];
 }
 
+// The same with the element's metric terms and material already read.
+template <int np>
+__device__ void write_volume(const double (&g)[9], const double (&mat)[2], double* __restrict__ rhs, std::size_t e,
+                             int i, const double (&dr)[nf], const double (&ds)[nf], const double (&dt)[nf]) {
+  double grad[3][nf];
+  for (int f = 0; f < nf; ++f) {
+    grad[0][f] = g[0] * dr[f] + g[1] * ds[f] + g[2] * dt[f];
+    grad[1][f] = g[3] * dr[f] + g[4] * ds[f] + g[5] * dt[f];
+    grad[2][f] = g[6] * dr[f] + g[7] * ds[f] + g[8] * dt[f];
+  }
+  double out[nf];
+  Physics::volume(grad, mat, out);
+  for (int f = 0; f < nf; ++f) rhs[(e * nf + f) * np + i] = out[f];
+}
+
 // One block per element, one thread per node; the element's fields staged in shared memory;
 // rows of D read from global memory (column-major, so consecutive threads read consecutive
 // entries). The same algorithm as the Kokkos team kernel.
@@ -329,6 +344,15 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
 #pragma unroll
       for (int j = 0; j < NB; ++j) Fragments::put(mine, kst - 1, j, lane, load(kst - 1, j));
     }
+    // As the Kokkos kernel where it does (lanes_early_geometry): the lane's element's metric
+    // terms and material, read once, before the products.
+    using Tuned = kernels::nodal_tet::TunedKernels<N, Physics, Kokkos::Cuda, double>;
+    [[maybe_unused]] double g[9], mat[2];
+    if constexpr (Tuned::lanes_early_geometry) {
+      const std::size_t eg = e0 + lane % 4 < K ? e0 + lane % 4 : K - 1;
+      for (int c = 0; c < 9; ++c) g[c] = drdx[eg * 9 + c];
+      for (int c = 0; c < 2; ++c) mat[c] = material[2 * eg + c];
+    }
     if (synced) __syncthreads();
     const int e = e0 + lane % 4;
     // As the Kokkos kernel: the last pass over an odd number of paired row tiles at WI = 2 as a
@@ -377,7 +401,10 @@ __device__ __forceinline__ void tensor_volume_lanes_body(DGK_LANES_VOLUME_PARAMS
             ds[f] = acc[W + w][f / 2][f % 2];
             dt[f] = acc[2 * W + w][f / 2][f % 2];
           }
-          write_volume<np>(drdx, material, rhs, e, i, dr, ds, dt);
+          if constexpr (Tuned::lanes_early_geometry)
+            write_volume<np>(g, mat, rhs, e, i, dr, ds, dt);
+          else
+            write_volume<np>(drdx, material, rhs, e, i, dr, ds, dt);
         }
       }
     };

@@ -583,6 +583,11 @@ struct TunedKernels {
           DGK_UNROLL
           for (int j = 0; j < NB; ++j) Layout::put(mine, kst - 1, j, lane, load(kst - 1, j));
         }
+        // The volume: the geometry of the lane's element, where read early (lanes_early_geometry);
+        // past the last element, the last one's.
+        [[maybe_unused]] ElementGeometry<Real> geo;
+        if constexpr (!Stage && lanes_early_geometry)
+          geo = element_geometry(mesh, e0 + lane % 4 < end ? e0 + lane % 4 : end - 1);
         if constexpr (Stage) {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
           // one element; zero past the last element and in a padding field column.
@@ -706,6 +711,8 @@ struct TunedKernels {
                       to = out[f] + lifted[w][f / 2][f % 2];
                   }
                 }
+              } else if constexpr (lanes_early_geometry) {
+                write_volume(geo, e, i, dr, ds, dt_);
               } else {
                 write_volume(e, i, dr, ds, dt_);
               }
@@ -1371,6 +1378,14 @@ struct TunedKernels {
   /// is compiled where the copies are, w_i = 1, with its fields in registers, uncapped or under
   /// tensor_lanes_mid, paired or not, in the solver's arrangement (element, field, node).
   static constexpr bool lanes_update_stage = tensor_cores && N <= 5 && lane_fields <= max_lane_fields;
+  /// Whether the volume finished by the lanes reads the metric terms and the material of its lane's
+  /// element once per group, before the products, instead of at each pass's epilogue, whose loads
+  /// began only after the products and took a round trip of their own (at N = 2 the compiler had
+  /// put the material's loads after the first uses of the metric terms: a third). At N <= 3,
+  /// where it took less time. At N = 4, and in the fused stage at N = 2..4, the registers they
+  /// hold through the products cost more than the round trip; in the fused stage at N = 1 the two
+  /// took the same time (docs/PERFORMANCE.md, "The element's geometry before the products").
+  static constexpr bool lanes_early_geometry = tensor_cores && N <= 3;
   /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
   /// can, or if the shape does not ask for it).
   static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
@@ -1711,6 +1726,15 @@ struct TunedKernels {
     Real out[nf];
     volume_term<Physics>(mesh, e, dr, ds, dt_, out);
     Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;  // rhs: (K, nf, np), unpadded
+    for (int f = 0; f < nf; ++f) r[f * np] = out[f];
+  }
+
+  /// The same with the element's geometry already read.
+  KOKKOS_INLINE_FUNCTION void write_volume(const ElementGeometry<Real>& geo, int e, int i, const Real (&dr)[nf],
+                                           const Real (&ds)[nf], const Real (&dt_)[nf]) const {
+    Real out[nf];
+    volume_term<Physics>(geo, dr, ds, dt_, out);
+    Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;
     for (int f = 0; f < nf; ++f) r[f * np] = out[f];
   }
 
