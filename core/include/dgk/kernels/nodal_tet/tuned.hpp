@@ -1723,18 +1723,14 @@ struct TunedKernels {
   // The volume term at node i of element e, stored in rhs.
   KOKKOS_INLINE_FUNCTION void write_volume(int e, int i, const Real (&dr)[nf], const Real (&ds)[nf],
                                            const Real (&dt_)[nf]) const {
-    Real out[nf];
-    volume_term<Physics>(mesh, e, dr, ds, dt_, out);
-    Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;  // rhs: (K, nf, np), unpadded
-    for (int f = 0; f < nf; ++f) r[f * np] = out[f];
+    write_volume(element_geometry(mesh, e), e, i, dr, ds, dt_);
   }
-
   /// The same with the element's geometry already read.
   KOKKOS_INLINE_FUNCTION void write_volume(const ElementGeometry<Real>& geo, int e, int i, const Real (&dr)[nf],
                                            const Real (&ds)[nf], const Real (&dt_)[nf]) const {
     Real out[nf];
     volume_term<Physics>(geo, dr, ds, dt_, out);
-    Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;
+    Real* r = rhs.data() + static_cast<std::size_t>(e) * nf * np + i;  // rhs: (K, nf, np), unpadded
     for (int f = 0; f < nf; ++f) r[f * np] = out[f];
   }
 
