@@ -28,6 +28,15 @@
 // carveout would undo the cap). On the H100 three resident teams of the fused gather + lift +
 // update of eight warps at N = 6 (four fit) took 0.92 times as long (docs/PERFORMANCE.md, "Fewer
 // resident teams of the tensor-core lift").
+//
+// A launch does not map a percent to a configuration as the documentation and the occupancy
+// calculator do (the smallest configuration of at least that percent of 228 KB): for blocks of
+// about 20 KB of shared memory or more it does, for smaller blocks it takes a larger one (blocks
+// of 1.4 KB: 4% gives 64 KB and 16% 164 KB; 3.7 KB: 43% gives 164 KB where 132 KB would do). So
+// small blocks run a configuration or two above what their teams need, with less L1. The driver's
+// own choice (no cache preference, no carveout) is no remedy: it follows the configuration of the
+// kernels that ran before, and next to Kokkos's kernels took 228 KB, with the fused stage at N = 2
+// 1.18 times as long (docs/PERFORMANCE.md, "The carveout a launch takes").
 // DGK_SHARED_CARVEOUT=max in the environment keeps Kokkos's preference (for measuring).
 #pragma once
 
