@@ -33,10 +33,11 @@
 // calculator do (the smallest configuration of at least that percent of 228 KB): for blocks of
 // about 20 KB of shared memory or more it does, for smaller blocks it takes a larger one (blocks
 // of 1.4 KB: 4% gives 64 KB and 16% 164 KB; 3.7 KB: 43% gives 164 KB where 132 KB would do). So
-// small blocks run a configuration or two above what their teams need, with less L1. The driver's
-// own choice (no cache preference, no carveout) is no remedy: it follows the configuration of the
-// kernels that ran before, and next to Kokkos's kernels took 228 KB, with the fused stage at N = 2
-// 1.18 times as long (docs/PERFORMANCE.md, "The carveout a launch takes").
+// small blocks run a configuration or two above what their teams need, with less L1 (which costs
+// the fused stage at N = 1 and 2 about 0.5%). The driver's own choice (no cache preference, no
+// carveout) is no remedy: next to Kokkos's kernels it took 228 KB, most likely to run beside the
+// kernels still running, and the fused stage at N = 2 took 1.18 times as long
+// (docs/PERFORMANCE.md, "The carveout a launch takes").
 // DGK_SHARED_CARVEOUT=max in the environment keeps Kokkos's preference (for measuring).
 #pragma once
 
