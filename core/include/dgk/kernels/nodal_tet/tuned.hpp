@@ -520,6 +520,13 @@ struct TunedKernels {
       constexpr int NB = lane_tiles;
       [[maybe_unused]] constexpr int kc = nc / 4;
       using Layout = LaneLayout<Stage>;
+      // The fused stage with the lanes' update at N = 3 loads its operators' fragments two k-steps
+      // at a time (lanes_pair_loads).
+      constexpr bool pair_loads = Stage && LaneUpdate && lanes_pair_loads;
+      [[maybe_unused]] constexpr int kst_pairs = (kst + 1) / 2, kc_pairs = (nc / 4 + 1) / 2;
+      struct alignas(2 * sizeof(Real)) FragmentPair {
+        Real first, second;
+      };
       constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
@@ -616,12 +623,35 @@ struct TunedKernels {
           for (int x = 0; x < MW; ++x)
             DGK_UNROLL
             for (int j = 0; j < NB; ++j) acc[x][j][0] = acc[x][j][1] = Real(0);
+          [[maybe_unused]] Real next[pair_loads ? MW : 1];
           auto step = [&](int ks, auto last) {
             Real av[MW], b[NB];
-            DGK_UNROLL
-            for (int x = 0; x < MW; ++x)
-              av[x] = live[x] ? A[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) * kst + ks) * 32 + lane]
-                              : Real(0);
+            if constexpr (pair_loads) {
+              // Two k-steps' fragments in one 16-byte load (the pairs after the single layout).
+              if (ks % 2 == 0) {
+                DGK_UNROLL
+                for (int x = 0; x < MW; ++x) {
+                  const FragmentPair v =
+                      live[x] ? reinterpret_cast<const FragmentPair*>(
+                                    A + d_fragment_values)[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) *
+                                                                kst_pairs +
+                                                            ks / 2) *
+                                                               32 +
+                                                           lane]
+                              : FragmentPair{Real(0), Real(0)};
+                  av[x] = v.first;
+                  next[x] = v.second;
+                }
+              } else {
+                DGK_UNROLL
+                for (int x = 0; x < MW; ++x) av[x] = next[x];
+              }
+            } else {
+              DGK_UNROLL
+              for (int x = 0; x < MW; ++x)
+                av[x] = live[x] ? A[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) * kst + ks) * 32 + lane]
+                                : Real(0);
+            }
             DGK_UNROLL
             for (int j = 0; j < NB; ++j) {
               if constexpr (RegisterFields)
@@ -668,11 +698,33 @@ struct TunedKernels {
               DGK_UNROLL
               for (int j = 0; j < NB; ++j) lifted[w][j][0] = lifted[w][j][1] = Real(0);
             }
+            [[maybe_unused]] Real lnext[pair_loads ? W : 1];
             auto lift_step = [&](int ks) {
               Real av[W], b[NB];
-              DGK_UNROLL
-              for (int w = 0; w < W; ++w)
-                av[w] = llive[w] ? L[(static_cast<std::size_t>(t0 + w) * kc + ks) * 32 + lane] : Real(0);
+              if constexpr (pair_loads) {
+                if (ks % 2 == 0) {
+                  DGK_UNROLL
+                  for (int w = 0; w < W; ++w) {
+                    const FragmentPair v =
+                        llive[w] ? reinterpret_cast<const FragmentPair*>(
+                                       L + static_cast<std::size_t>(mtd) * kc * 32)[(static_cast<std::size_t>(t0 + w) *
+                                                                                         kc_pairs +
+                                                                                     ks / 2) *
+                                                                                        32 +
+                                                                                    lane]
+                                 : FragmentPair{Real(0), Real(0)};
+                    av[w] = v.first;
+                    lnext[w] = v.second;
+                  }
+                } else {
+                  DGK_UNROLL
+                  for (int w = 0; w < W; ++w) av[w] = lnext[w];
+                }
+              } else {
+                DGK_UNROLL
+                for (int w = 0; w < W; ++w)
+                  av[w] = llive[w] ? L[(static_cast<std::size_t>(t0 + w) * kc + ks) * 32 + lane] : Real(0);
+              }
               DGK_UNROLL
               for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
               mma_f64_block<Paired>(lifted, av, b, llive, NB);
@@ -780,18 +832,35 @@ struct TunedKernels {
   /// `count` column-major matrices of np rows and `cols` columns (a multiple of 4 or not) as the
   /// tensor cores' A fragments: fragment (tile, ks) of 32 values at (tile steps + ks) 32, tile =
   /// matrix mtd + row tile, lane l holding M(8 row tile + l / 4, 4 ks + l % 4), zero outside M.
+  /// With lanes_pair_loads the same values follow in pairs of k-steps: lane l's values of k-steps
+  /// 2 p and 2 p + 1 side by side at ((tile pairs + p) 32 + l) 2, a zero k-step completing the last.
   static Kokkos::View<Real*, Mem> tensor_fragments(const ExecutionSpace& space,
                                                    const Kokkos::View<Real**, Kokkos::LayoutLeft, Mem> (&M)[3],
                                                    int count) {
-    const int cols = static_cast<int>(M[0].extent(1)), steps = (cols + 3) / 4;
+    // With lanes_pair_loads a second copy follows, in pairs of k-steps.
+    const int cols = static_cast<int>(M[0].extent(1)), steps = (cols + 3) / 4,
+              pairs = lanes_pair_loads ? (steps + 1) / 2 : 0;
+    const std::size_t single = static_cast<std::size_t>(count) * mtd * steps * 32;
     Kokkos::View<Real*, Mem> frag("dgk::nodal_tet::tensor_fragments",
-                                  static_cast<std::size_t>(count) * mtd * steps * 32);
+                                  single + static_cast<std::size_t>(count) * mtd * pairs * 64);
     const auto M0 = M[0], M1 = M[1], M2 = M[2];
     Kokkos::parallel_for("dgk::nodal_tet::tensor_fragments",
                          Kokkos::RangePolicy<ExecutionSpace>(space, 0, frag.extent(0)),
                          KOKKOS_LAMBDA(const std::size_t x) {
-                           const int l = static_cast<int>(x % 32), f = static_cast<int>(x / 32);
-                           const int ks = f % steps, tile = f / steps, d = tile / mtd;
+                           int l, ks, tile;
+                           if (x < single) {
+                             l = static_cast<int>(x % 32);
+                             const int f = static_cast<int>(x / 32);
+                             ks = f % steps;
+                             tile = f / steps;
+                           } else {  // pairs of k-steps: ((tile pairs + ks / 2) 32 + l) 2 + ks % 2
+                             const std::size_t y = x - single;
+                             l = static_cast<int>((y / 2) % 32);
+                             const int f = static_cast<int>(y / 64);
+                             ks = 2 * (f % pairs) + static_cast<int>(y % 2);
+                             tile = f / pairs;
+                           }
+                           const int d = tile / mtd;
                            const int row = (tile % mtd) * 8 + l / 4, col = ks * 4 + l % 4;
                            Real v = Real(0);
                            if (row < np && col < cols)
@@ -1386,6 +1455,13 @@ struct TunedKernels {
   /// hold through the products cost more than the round trip; in the fused stage at N = 1 the two
   /// took the same time (docs/PERFORMANCE.md, "The element's geometry before the products").
   static constexpr bool lanes_early_geometry = tensor_cores && N <= 3;
+  /// Whether the fused stage with the lanes' update loads its operators' fragments (D and LIFT)
+  /// two k-steps at a time, one 16-byte load per lane from a second copy of the fragments laid out
+  /// in pairs after the first (tensor_fragments). At N = 3 it took 0.97 times as long and dropped
+  /// the stack of the tables' shape (paired, cap 168) from 48 to 8 bytes; at N = 4 it took 1.025
+  /// times as long, at N = 1, 2 the same (docs/PERFORMANCE.md, "Operator fragments in pairs of
+  /// k-steps").
+  static constexpr bool lanes_pair_loads = tensor_cores && N == 3;
   /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
   /// can, or if the shape does not ask for it).
   static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
