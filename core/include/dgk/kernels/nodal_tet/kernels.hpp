@@ -86,6 +86,36 @@ KOKKOS_INLINE_FUNCTION void face_flux_of_states(const MeshData<Real, Mem>& mesh,
   Physics::face_flux(n, c, qm, qp, out);
 }
 
+/// Where the flux gather at face node k (0 <= k < 4 nfp, face-major) of an element reads: the
+/// element's node there (fmask) and the neighbour node as element * np + node (mapP); the first
+/// of the gather's two dependent loads. NFP, where given, is the face node count.
+struct FaceNodeAt {
+  int node, neighbour;
+};
+template <int NFP = 0, class Real, class Mem>
+KOKKOS_INLINE_FUNCTION FaceNodeAt face_node_at(const Operators<Real, Mem>& ops, const MeshData<Real, Mem>& mesh, int e,
+                                               int k) {
+  const int nfp = NFP > 0 ? NFP : static_cast<int>(ops.fmask.extent(1));
+  return {read_only(ops.fmask.data() + k), read_only(mesh.mapP.data() + static_cast<std::size_t>(e) * (4 * nfp) + k)};
+}
+/// The fields of element e at a face node (qm) and at its neighbour node (qp): the second of the
+/// gather's loads. NP, where given, is the element node count.
+template <int NP = 0, class FieldView, class Real, int NF>
+KOKKOS_INLINE_FUNCTION void face_node_states(const FieldView& q, int e, const FaceNodeAt& at, Real (&qm)[NF],
+                                             Real (&qp)[NF]) {
+  const int np = NP > 0 ? NP : static_cast<int>(q.extent(2));
+  const int ep = at.neighbour / np, jp = at.neighbour % np;
+  if constexpr (IsNodeMajor<FieldView>::value) {
+    q.node(e, at.node, qm);
+    q.node(ep, jp, qp);
+  } else {
+    for (int f = 0; f < NF; ++f) {
+      qm[f] = q(e, f, at.node);
+      qp[f] = q(ep, f, jp);
+    }
+  }
+}
+
 /// The scaled numerical flux at face node k (0 <= k < 4 nfp, face-major) of element e: the flux
 /// gather of one face node, shared by every kernel that computes it. NFP and NP, where given (the
 /// kernels compiled for one order), are the face and element node counts, so that the node
@@ -98,21 +128,10 @@ KOKKOS_INLINE_FUNCTION void face_node_flux(const Operators<Real, Mem>& ops, cons
                                            const FieldView& q, int e, int k, Real (&out)[Physics::num_fields]) {
   constexpr int nf = Physics::num_fields;
   const int nfp = NFP > 0 ? NFP : static_cast<int>(ops.fmask.extent(1));
-  const int np = NP > 0 ? NP : static_cast<int>(q.extent(2));
-  const int face = k / nfp;
-  const int node = read_only(ops.fmask.data() + k);  // fmask(face, k % nfp)
-  const int p = read_only(mesh.mapP.data() + static_cast<std::size_t>(e) * (4 * nfp) + k), ep = p / np, jp = p % np;
+  const FaceNodeAt at = face_node_at<NFP>(ops, mesh, e, k);
   Real qm[nf], qp[nf];
-  if constexpr (IsNodeMajor<FieldView>::value) {
-    q.node(e, node, qm);
-    q.node(ep, jp, qp);
-  } else {
-    for (int f = 0; f < nf; ++f) {
-      qm[f] = q(e, f, node);
-      qp[f] = q(ep, f, jp);
-    }
-  }
-  face_flux_of_states<Physics>(mesh, e, face, qm, qp, out);
+  face_node_states<NP>(q, e, at, qm, qp);
+  face_flux_of_states<Physics>(mesh, e, k / nfp, qm, qp, out);
 }
 
 /// QLayout is the layout of q only (the fields the kernels read): LayoutRight is the solver's

@@ -598,7 +598,8 @@ struct TunedKernels {
         if constexpr (Stage) {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
           // one element; zero past the last element and in a padding field column.
-          gather_flux<2, NodeMajor>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
+          constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
+          gather_flux<2, NodeMajor, per_lane>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
             const int qe = x / nc, c = x % nc;
             DGK_UNROLL
             for (int f = 0; f < 2 * NB; ++f)
@@ -1006,7 +1007,7 @@ struct TunedKernels {
                                  [&](int) { return FieldMajorFields<Real, nf, np>::index(e, col % nf, i); },
                                  [&](int) { return v; });
               else
-                lift_epilogue(e, col % nf, i, v);
+                lift_epilogue<true>(e, col % nf, i, v);
             });
           }
         } else {
@@ -1462,6 +1463,11 @@ struct TunedKernels {
   /// times as long, at N = 1, 2 the same (docs/PERFORMANCE.md, "Operator fragments in pairs of
   /// k-steps").
   static constexpr bool lanes_pair_loads = tensor_cores && N == 3;
+  /// Whether the fused stage's flux gather loads the neighbour indices of all its lane's face
+  /// nodes first, then the fields of two face nodes at a time, without a branch before their
+  /// loads (gather_flux with PerThread). At N = 1, 2 and 3 the stage took 0.90, 0.95 and 0.94 times
+  /// as long; at N = 4 1.04 times (docs/PERFORMANCE.md, "The flux gather's loads in flight").
+  static constexpr bool lanes_gather_ahead = tensor_cores && N <= 3;
   /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
   /// can, or if the shape does not ask for it).
   static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
@@ -1741,14 +1747,24 @@ struct TunedKernels {
       store(rhs.data(), RealPair{h.x + v0, h.y + v1});
     }
   }
-  // The epilogue of one value, value by value: res and rhs, the store to res, then q. The
-  // fields are (element, field, node) of this order, unpadded: one address for all four.
+  // The epilogue of one value, value by value: res and rhs, the store to res, then q; with
+  // LoadsFirst its res, rhs and q loaded together, then the stores (q loaded after the store to
+  // res waits for it: the compiler cannot tell that they do not alias). The fields are (element,
+  // field, node) of this order, unpadded: one address for all four.
+  template <bool LoadsFirst = false>
   KOKKOS_INLINE_FUNCTION void lift_epilogue(int e, int f, int i, Real v) const {
     const std::size_t at = FieldMajorFields<Real, nf, np>::index(e, f, i);
     if (mode == LiftMode::FusedUpdate) {
-      const Real r = a * res.data()[at] + dt * (rhs.data()[at] + v);
-      res.data()[at] = r;
-      q_out.data()[at] = q.data()[at] + b * r;
+      if constexpr (LoadsFirst) {
+        const Real r0 = res.data()[at], h = rhs.data()[at], u = q.data()[at];
+        const Real r = a * r0 + dt * (h + v);
+        res.data()[at] = r;
+        q_out.data()[at] = u + b * r;
+      } else {
+        const Real r = a * res.data()[at] + dt * (rhs.data()[at] + v);
+        res.data()[at] = r;
+        q_out.data()[at] = q.data()[at] + b * r;
+      }
     } else {
       rhs.data()[at] += v;
     }
@@ -1760,28 +1776,84 @@ struct TunedKernels {
 
   // The flux gather: the calling thread's share (rank of `threads`) of the face nodes x = le nc +
   // c, x < n, at face node c of element g0 + le (zero where le >= count or past the last
-  // element), handed to store(x, out). U face nodes at a time, their loads in flight together
-  // (see lift_epilogue: the stores to scratch would otherwise hold back the next node's loads).
+  // element), handed to store(x, out). Each face node's flux waits on two dependent loads: where
+  // it reads (face_node_at) and the fields there (face_node_states).
+  //
+  // With PerThread = 0, U face nodes at a time, each face node's flux computed in a branch on
+  // whether it is in range (the compiler issues the next face node's loads after the previous
+  // one's flux). With PerThread > 0 (at least the thread's count of face nodes), the thread
+  // first loads the neighbour index of every one of its face nodes, then takes them U at a time:
+  // all their fields' loads, then their fluxes, then the stores. Those loads wait on no branch:
+  // a face node past the range reads an element's first face node and its flux is replaced by
+  // zeros. So after the first U only the fields' loads are on the path, U face nodes' worth at a
+  // time.
   // With NodeMajor, q is stored (element, node, field) (NodeMajorFields).
-  template <int U, bool NodeMajor = false, class Store>
+  template <int U, bool NodeMajor = false, int PerThread = 0, class Store>
   KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store) const {
-    for (int x0 = rank; x0 < n; x0 += U * threads) {
-      Real out[U][nf];
+    using Q = std::conditional_t<NodeMajor, NodeMajorFields<Real, nf, np>, FieldMajorFields<Real, nf, np>>;
+    const Q fields{q.data()};
+    if constexpr (PerThread > 0) {
+      // Face node x: whether it is in range, its element and its face node (if not, the first
+      // face node of g0, or of the last element where g0 is past it).
+      const int fallback = g0 < end ? g0 : end - 1;
+      auto locate = [&](int x, int& e, int& c) {
+        const int le = x / nc;
+        const bool in = x < n && le < count && g0 + le < end;
+        e = in ? g0 + le : fallback;
+        c = in ? x % nc : 0;
+        return in;
+      };
+      // The neighbour indices of all the thread's face nodes first; the rest of where a face
+      // node reads (its element and node) is recomputed in its batch, where it costs no load on
+      // the path (fmask is a small table).
+      constexpr int R = (PerThread + U - 1) / U * U;
+      int neighbour[R];
       DGK_UNROLL
-      for (int u = 0; u < U; ++u) {
-        const int x = x0 + u * threads, le = x / nc, e = g0 + le;
-        if (x < n && le < count && e < end) {
-          if constexpr (NodeMajor)
-            face_node_flux<Physics, nfp, np>(ops, mesh, NodeMajorFields<Real, nf, np>{q.data()}, e, x % nc, out[u]);
-          else
-            face_node_flux<Physics, nfp, np>(ops, mesh, q_fields(), e, x % nc, out[u]);
-        } else {
-          for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
-        }
+      for (int r = 0; r < R; ++r) {
+        int e, c;
+        locate(rank + r * threads, e, c);
+        neighbour[r] = face_node_at<nfp>(ops, mesh, e, c).neighbour;
       }
       DGK_UNROLL
-      for (int u = 0; u < U; ++u)
-        if (x0 + u * threads < n) store(x0 + u * threads, out[u]);
+      for (int r0 = 0; r0 < R; r0 += U) {
+        const int x0 = rank + r0 * threads;
+        if (x0 >= n) break;
+        int e[U], c[U];
+        bool in[U];
+        Real qm[U][nf], qp[U][nf];
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u) {
+          in[u] = locate(x0 + u * threads, e[u], c[u]);
+          face_node_states<np>(fields, e[u], FaceNodeAt{read_only(ops.fmask.data() + c[u]), neighbour[r0 + u]},
+                               qm[u], qp[u]);
+        }
+        Real out[U][nf];
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u) {
+          face_flux_of_states<Physics>(mesh, e[u], c[u] / nfp, qm[u], qp[u], out[u]);
+          DGK_UNROLL
+          for (int f = 0; f < nf; ++f) out[u][f] = in[u] ? out[u][f] : Real(0);
+        }
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u)
+          if (x0 + u * threads < n) store(x0 + u * threads, out[u]);
+      }
+    } else {
+      for (int x0 = rank; x0 < n; x0 += U * threads) {
+        Real out[U][nf];
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const int x = x0 + u * threads, le = x / nc, e = g0 + le;
+          if (x < n && le < count && e < end) {
+            face_node_flux<Physics, nfp, np>(ops, mesh, fields, e, x % nc, out[u]);
+          } else {
+            for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
+          }
+        }
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u)
+          if (x0 + u * threads < n) store(x0 + u * threads, out[u]);
+      }
     }
   }
 
