@@ -443,6 +443,39 @@ struct TunedKernels {
     }
   }
 
+  // The lane's values of the A fragments of k-step ks of Count row tiles of an operator laid out
+  // by tensor_fragments at F (`steps` k-steps per tile; tile(x) the x-th tile's index, zero where
+  // !live[x]). With Pairs, from the copy in pairs of k-steps after its first `single` values: the
+  // even k-step loads both k-steps' values in one 16-byte load and keeps the odd one's in next.
+  template <bool Pairs, int Count, int Next, class Tile>
+  KOKKOS_INLINE_FUNCTION static void operator_fragments(const Real* F, std::size_t single, int steps, int ks, int lane,
+                                                        const bool (&live)[Count], const Tile& tile,
+                                                        Real (&av)[Count], Real (&next)[Next]) {
+    if constexpr (Pairs) {
+      static_assert(Next == Count, "dgk::nodal_tet::operator_fragments: one kept value per tile");
+      if (ks % 2 == 0) {
+        const RealPair* pairs = reinterpret_cast<const RealPair*>(F + single);
+        DGK_UNROLL
+        for (int x = 0; x < Count; ++x) {
+          const RealPair v = live[x]
+                                 ? pairs[(static_cast<std::size_t>(tile(x)) * ((steps + 1) / 2) + ks / 2) * 32 + lane]
+                                 : RealPair{Real(0), Real(0)};
+          av[x] = v.x;
+          next[x] = v.y;
+        }
+      } else {
+        DGK_UNROLL
+        for (int x = 0; x < Count; ++x) av[x] = next[x];
+      }
+    } else {
+      (void)single;
+      (void)next;
+      DGK_UNROLL
+      for (int x = 0; x < Count; ++x)
+        av[x] = live[x] ? F[(static_cast<std::size_t>(tile(x)) * steps + ks) * 32 + lane] : Real(0);
+    }
+  }
+
   // step(ks) for ks = 0 .. Count-1, the loop unrolled or not.
   template <bool Unrolled, int Count, class Step>
   KOKKOS_INLINE_FUNCTION static void k_steps(Step&& step) {
@@ -523,10 +556,6 @@ struct TunedKernels {
       // The fused stage with the lanes' update at N = 3 loads its operators' fragments two k-steps
       // at a time (lanes_pair_loads).
       constexpr bool pair_loads = Stage && LaneUpdate && lanes_pair_loads;
-      [[maybe_unused]] constexpr int kst_pairs = (kst + 1) / 2, kc_pairs = (nc / 4 + 1) / 2;
-      struct alignas(2 * sizeof(Real)) FragmentPair {
-        Real first, second;
-      };
       constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
@@ -627,32 +656,8 @@ struct TunedKernels {
           [[maybe_unused]] Real next[pair_loads ? MW : 1];
           auto step = [&](int ks, auto last) {
             Real av[MW], b[NB];
-            if constexpr (pair_loads) {
-              // Two k-steps' fragments in one 16-byte load (the pairs after the single layout).
-              if (ks % 2 == 0) {
-                DGK_UNROLL
-                for (int x = 0; x < MW; ++x) {
-                  const FragmentPair v =
-                      live[x] ? reinterpret_cast<const FragmentPair*>(
-                                    A + d_fragment_values)[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) *
-                                                                kst_pairs +
-                                                            ks / 2) *
-                                                               32 +
-                                                           lane]
-                              : FragmentPair{Real(0), Real(0)};
-                  av[x] = v.first;
-                  next[x] = v.second;
-                }
-              } else {
-                DGK_UNROLL
-                for (int x = 0; x < MW; ++x) av[x] = next[x];
-              }
-            } else {
-              DGK_UNROLL
-              for (int x = 0; x < MW; ++x)
-                av[x] = live[x] ? A[(static_cast<std::size_t>((x / W) * mtd + t0 + x % W) * kst + ks) * 32 + lane]
-                                : Real(0);
-            }
+            operator_fragments<pair_loads>(
+                A, d_fragment_values, kst, ks, lane, live, [&](int x) { return (x / W) * mtd + t0 + x % W; }, av, next);
             DGK_UNROLL
             for (int j = 0; j < NB; ++j) {
               if constexpr (RegisterFields)
@@ -702,30 +707,9 @@ struct TunedKernels {
             [[maybe_unused]] Real lnext[pair_loads ? W : 1];
             auto lift_step = [&](int ks) {
               Real av[W], b[NB];
-              if constexpr (pair_loads) {
-                if (ks % 2 == 0) {
-                  DGK_UNROLL
-                  for (int w = 0; w < W; ++w) {
-                    const FragmentPair v =
-                        llive[w] ? reinterpret_cast<const FragmentPair*>(
-                                       L + static_cast<std::size_t>(mtd) * kc * 32)[(static_cast<std::size_t>(t0 + w) *
-                                                                                         kc_pairs +
-                                                                                     ks / 2) *
-                                                                                        32 +
-                                                                                    lane]
-                                 : FragmentPair{Real(0), Real(0)};
-                    av[w] = v.first;
-                    lnext[w] = v.second;
-                  }
-                } else {
-                  DGK_UNROLL
-                  for (int w = 0; w < W; ++w) av[w] = lnext[w];
-                }
-              } else {
-                DGK_UNROLL
-                for (int w = 0; w < W; ++w)
-                  av[w] = llive[w] ? L[(static_cast<std::size_t>(t0 + w) * kc + ks) * 32 + lane] : Real(0);
-              }
+              operator_fragments<pair_loads>(
+                  L, static_cast<std::size_t>(mtd) * kc * 32, kc, ks, lane, llive, [&](int w) { return t0 + w; }, av,
+                  lnext);
               DGK_UNROLL
               for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
               mma_f64_block<Paired>(lifted, av, b, llive, NB);
