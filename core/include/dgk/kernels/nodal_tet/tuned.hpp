@@ -559,7 +559,9 @@ struct TunedKernels {
       constexpr int scratch_fields = RegisterFields ? 0 : Layout::values;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
-      constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + (LaneUpdate ? 0 : lane_rhs)) * 32 : 0);
+      constexpr bool geometry_copied = Stage && lanes_geometry_copied;
+      constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + (LaneUpdate ? 0 : lane_rhs)) * 32 : 0) +
+                               (geometry_copied ? lane_geometry : 0);
       if constexpr (per_warp > 0) {
         Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage, LaneUpdate)));
         if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
@@ -569,6 +571,8 @@ struct TunedKernels {
       }
       [[maybe_unused]] Real* fx = mine + scratch_fields;  // Stage: the flux, then rhs
       [[maybe_unused]] Real* rb = fx + lane_flux * 32;
+      // geometry_copied: the group's metric terms (9 per element), then its materials (2 each).
+      [[maybe_unused]] Real* gs = rb + (LaneUpdate ? 0 : lane_rhs * 32);
       const Real* A = tensor_D.data();
       if constexpr (Ops) {
         Real* so = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage, LaneUpdate)));
@@ -592,6 +596,18 @@ struct TunedKernels {
         // The warp's values (its elements' (field, node) rows, consecutive) and where they start.
         [[maybe_unused]] const int values = ((end - e0 < 4 ? end - e0 : 4)) * nf * np;
         [[maybe_unused]] const std::size_t first = static_cast<std::size_t>(e0) * nf * np;
+        if constexpr (geometry_copied) {
+          const int ne = end - e0 < 4 ? end - e0 : 4;
+          const Real* g = mesh.drdx.data() + 9 * static_cast<std::size_t>(e0);
+          const Real* mt = mesh.material.data() + 2 * static_cast<std::size_t>(e0);
+          for (int x = lane; x < 11 * ne; x += 32) {
+            if (x < 9 * ne)
+              async_copy<sizeof(Real)>(gs + x, g + x);
+            else
+              async_copy<sizeof(Real)>(gs + 36 + (x - 9 * ne), mt + (x - 9 * ne));
+          }
+          if constexpr (!Async) async_commit();
+        }
         if constexpr (Async) {
           // res into rhs's place (16 bytes at a time: nf np values per element is an even number
           // for Maxwell, so every group starts on a 16-byte boundary).
@@ -635,7 +651,8 @@ struct TunedKernels {
               fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
           });
         }
-        if constexpr (Async) async_wait<0>();  // res has landed (seen by the warp after the barrier)
+        // res (Async) and the geometry have landed (seen by the warp after the barrier).
+        if constexpr (Async || geometry_copied) async_wait<0>();
         if constexpr (synced) m.team_barrier();
         const int e = e0 + lane % 4;
         // A pass over W row tiles from t0 (W = WI; paired at WI = 2 over an odd number of row
@@ -729,7 +746,16 @@ struct TunedKernels {
               }
               if constexpr (Stage) {
                 Real out[nf];
-                volume_term<Physics>(mesh, e, dr, ds, dt_, out);
+                if constexpr (geometry_copied) {
+                  ElementGeometry<Real> geo;
+                  DGK_UNROLL
+                  for (int c = 0; c < 9; ++c) geo.g[c] = gs[9 * (lane % 4) + c];
+                  DGK_UNROLL
+                  for (int c = 0; c < 2; ++c) geo.mat[c] = gs[36 + 2 * (lane % 4) + c];
+                  volume_term<Physics>(geo, dr, ds, dt_, out);
+                } else {
+                  volume_term<Physics>(mesh, e, dr, ds, dt_, out);
+                }
                 if constexpr (LaneUpdate) {
                   const std::size_t o = static_cast<std::size_t>(e) * nf * np;
                   DGK_UNROLL
@@ -1255,8 +1281,10 @@ struct TunedKernels {
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const KernelShape& s, bool stage,
                                                                       bool lane_update) {
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
-    const int per_warp =
-        (s.register_fields ? 0 : fields) + (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 : 0);
+    const int per_warp = (s.register_fields ? 0 : fields) +
+                         (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 +
+                                      (lanes_geometry_copied ? lane_geometry : 0)
+                                : 0);
     const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
     if (operators_staged(s) && !stage && s.register_fields) return scratch_bytes(d_fragment_values);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
@@ -1452,6 +1480,14 @@ struct TunedKernels {
   /// loads (gather_flux with PerThread). At N = 1, 2 and 3 the stage took 0.90, 0.95 and 0.94 times
   /// as long; at N = 4 1.04 times (docs/PERFORMANCE.md, "The flux gather's loads in flight").
   static constexpr bool lanes_gather_ahead = tensor_cores && N <= 3;
+  /// Whether the fused stage copies its four elements' metric terms and materials into the warp's
+  /// scratch asynchronously at the start of each group (lane_geometry values per warp), so that
+  /// its epilogue reads them there instead of loading them after the products, and no register
+  /// holds them through the gather and the products. At N = 1, 2 and 3 the stage took 0.988,
+  /// 0.991 and 0.991 times as long; at N = 4 the stage took 200 registers instead of 166 and 1.44
+  /// times as long (docs/PERFORMANCE.md, "The fused stage's geometry by asynchronous copies").
+  static constexpr bool lanes_geometry_copied = tensor_cores && N <= 3;
+  static constexpr int lane_geometry = 48;  // 4 (9 + 2) values, to a multiple of 16
   /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
   /// can, or if the shape does not ask for it).
   static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
