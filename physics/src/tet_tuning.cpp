@@ -256,6 +256,13 @@ struct Search {
     std::vector<NodalTuning> first;
     for (int fields : {0, 1, 2})  // in registers, in scratch unrolled, in scratch
       for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, fields == 0, fields < 2));
+    // The fused stage whose lanes update the values they finish (fields in registers) enters the
+    // first round too, rather than only as a refinement of the three fastest shapes there: on an
+    // H200 at N = 1..3 none of those held its fields in registers, so the lanes' update, 0.78 to
+    // 0.91 times as long as the choice, went untimed (docs/PERFORMANCE.md, "The autotuner on an
+    // H200").
+    if (stage)
+      for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, true, true, 0, false, true));
     auto best = two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = t.volume_shape;
       for (int wi : {1, 2})
@@ -287,7 +294,8 @@ struct Search {
         for (int cap : {0, 168})
           for (int ws : {1, 2})
             for (bool paired : {false, true})
-              second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
+              if (!s.lane_update || s.max_registers != cap || s.sequential != ws || s.paired_tiles != paired)
+                second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
     });
     if (stage) return best;
     // The volume with its fields in registers and D_r, D_s, D_t's fragments in team scratch, one

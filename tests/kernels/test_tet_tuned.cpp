@@ -1110,18 +1110,21 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
 }
 
 /// A solver whose stages with some tunings compute something else (as a kernel miscompiled for
-/// a device would), and are the fastest: only the tuner's check keeps them out.
+/// a device would), and are the fastest: only the tuner's check keeps them out. With `factor`,
+/// each tuning's times are also scaled by factor(tuning), as a device where it runs that much
+/// faster or slower would measure.
 class WrongStages : public NodalTunable {
  public:
-  WrongStages(NodalTunable& inner, std::function<bool(const nt::NodalTuning&)> wrong)
-      : m_inner(inner), m_wrong(std::move(wrong)) {}
+  WrongStages(NodalTunable& inner, std::function<bool(const nt::NodalTuning&)> wrong,
+              std::function<double(const nt::NodalTuning&)> factor = {})
+      : m_inner(inner), m_wrong(std::move(wrong)), m_factor(std::move(factor)) {}
   std::string infeasible(const nt::NodalTuning& t) const override { return m_inner.infeasible(t); }
   void set_tuning(const nt::NodalTuning& t) override {
     m_current = t;
     m_inner.set_tuning(t);
   }
   double time_part(physics::TunedPart part, int reps) override {
-    const double t = m_inner.time_part(part, reps);
+    const double t = m_inner.time_part(part, reps) * (m_factor ? m_factor(m_current) : 1.0);
     return m_wrong(m_current) ? t * 1e-3 : t;
   }
   double stage_deviation() override { return m_wrong(m_current) ? 1e6 : m_inner.stage_deviation(); }
@@ -1135,6 +1138,7 @@ class WrongStages : public NodalTunable {
  private:
   NodalTunable& m_inner;
   std::function<bool(const nt::NodalTuning&)> m_wrong;
+  std::function<double(const nt::NodalTuning&)> m_factor;
   nt::NodalTuning m_current;
 };
 
@@ -1161,6 +1165,36 @@ TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
   const auto s = physics::tune_nodal(all, mesh.num_elements(), 1);
   EXPECT_EQ(physics::to_string(s.choice), thread);
   EXPECT_GE(s.rejected.size(), 3u);
+}
+
+TYPED_TEST(TunedKernels, TunerTimesTheLanesUpdateWhateverLeadsItsFirstRound) {
+  using Space = TypeParam;
+  const Backend backend = BackendOf<Space>::value;
+  if (!physics::tet_solvers_built(backend)) GTEST_SKIP() << "no solvers for this backend in this build";
+  if (!tensor_cores(backend, "double")) GTEST_SKIP() << "the lanes' update is a tensor-core kernel";
+  const auto mesh = test_box();
+  auto sim = tuned_maxwell(backend, "double", 3, mesh);
+  sim->set_fields(test_fields, 0.0);
+  auto& inner = dynamic_cast<NodalTunable&>(*sim);
+  // A device where the fused stages with their fields in registers are slow unless their lanes
+  // update the values they finish, which are fast: no shape with its fields in registers leads
+  // the first round, and the lanes' update must still be found, and refined.
+  const auto stage_in_registers = [](const nt::NodalTuning& t) {
+    return t.mode == nt::LiftMode::FusedStage && t.volume_shape.register_fields;
+  };
+  WrongStages skewed(
+      inner, [](const nt::NodalTuning&) { return false; },
+      [&](const nt::NodalTuning& t) {
+        if (!stage_in_registers(t)) return 1.0;
+        return t.volume_shape.lane_update ? 1e-2 : 10.0;
+      });
+  const auto r = physics::tune_nodal(skewed, mesh.num_elements(), 1);
+  EXPECT_TRUE(stage_in_registers(r.choice) && r.choice.volume_shape.lane_update) << physics::to_string(r.choice);
+  EXPECT_TRUE(std::any_of(r.trials.begin(), r.trials.end(), [&](const auto& t) {
+    const auto& s = t.tuning.volume_shape;
+    return stage_in_registers(t.tuning) && s.lane_update && (s.paired_tiles || s.sequential > 1 || s.max_registers > 0);
+  })) << "no refinement of the lanes' update was timed";
+  EXPECT_TRUE(r.rejected.empty());
 }
 
 TYPED_TEST(TunedKernels, CaseTunesOnFirstUseThenUsesTheCache) {
