@@ -30,7 +30,8 @@
 //     (also the LSERK update), each with the micro and the tensor-core kernel;
 //  3. where the build has FP64 tensor cores, the whole stage in one kernel (fused stage: the
 //     volume finished by the lanes with the gather, the lift and the update), searched like that
-//     volume kernel but timed as whole stages;
+//     volume kernel but timed as whole stages, its first round also with the update by the lanes
+//     (fields in registers, x warps), whose refinements follow for the three best;
 //  4. the whole RK stage for the best of each mode, with the best volume kernel and with the
 //     next two volume kernels within 2% of it, and the best fused stage: the fastest stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
