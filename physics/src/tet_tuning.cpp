@@ -28,6 +28,8 @@ using kernels::nodal_tet::Staging;
 
 namespace {
 
+nlohmann::json tuning_json(const NodalTuning& t);  // every field of a tuning, as the cache keeps it
+
 // Microblock sizes worth timing: on the GPU every k whose k np threads fit a team of at most
 // 1024 and waste at most a quarter of the padded team (k = 1 always); on the host, where a team
 // is one thread and k only sets how many elements it takes, a few sizes.
@@ -117,7 +119,17 @@ struct Search {
     auto best = time_all(first, part, name);
     std::vector<NodalTuning> second;
     for (std::size_t b = 0; b < std::min<std::size_t>(3, best.size()); ++b) refine(best[b].tuning, second);
-    auto more = time_all(second, part, name);
+    // Each shape once: two of the three may refine into the same shapes, or into one of the first.
+    std::vector<nlohmann::json> seen;
+    for (const auto& c : first) seen.push_back(tuning_json(c));
+    std::vector<NodalTuning> fresh;
+    for (const auto& c : second) {
+      auto j = tuning_json(c);
+      if (std::find(seen.begin(), seen.end(), j) != seen.end()) continue;
+      seen.push_back(std::move(j));
+      fresh.push_back(c);
+    }
+    auto more = time_all(fresh, part, name);
     best.insert(best.end(), more.begin(), more.end());
     fastest_first(best);
     return best;
@@ -259,7 +271,7 @@ struct Search {
     // The fused stage whose lanes update the values they finish (fields in registers) enters the
     // first round too, rather than only as a refinement of the three fastest shapes there: on an
     // H200 at N = 1..3 none of those held its fields in registers, so the lanes' update, 0.78 to
-    // 0.91 times as long as the choice, went untimed (docs/PERFORMANCE.md, "The autotuner on an
+    // 0.97 times as long as the choice, went untimed (docs/PERFORMANCE.md, "The autotuner on an
     // H200").
     if (stage)
       for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, true, true, 0, false, true));
@@ -294,8 +306,7 @@ struct Search {
         for (int cap : {0, 168})
           for (int ws : {1, 2})
             for (bool paired : {false, true})
-              if (!s.lane_update || s.max_registers != cap || s.sequential != ws || s.paired_tiles != paired)
-                second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
+              second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
     });
     if (stage) return best;
     // The volume with its fields in registers and D_r, D_s, D_t's fragments in team scratch, one
