@@ -1,6 +1,7 @@
 // Helpers shared by the mesh tests.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -24,5 +25,19 @@ std::string error_of(F&& f) {
   ADD_FAILURE() << "expected dgk::Error, nothing was thrown";
   return {};
 }
+
+#ifdef DGK_FUZZ_REGRESSIONS_DIR
+/// The folder of one fuzz target's regression inputs: where the configuration found the source
+/// tree, or under tests/fuzz/regressions of the working folder (a build carried to another
+/// machine and run from the source tree's root). Records a failure when neither exists.
+inline std::string fuzz_regressions(const std::string& target) {
+  const std::string configured = std::string(DGK_FUZZ_REGRESSIONS_DIR) + "/" + target;
+  if (std::filesystem::is_directory(configured)) return configured;
+  const std::string relative = "tests/fuzz/regressions/" + target;
+  if (std::filesystem::is_directory(relative)) return relative;
+  ADD_FAILURE() << "no fuzz regressions: neither " << configured << " nor ./" << relative << " is a folder";
+  return configured;
+}
+#endif
 
 }  // namespace dgk::mesh::test

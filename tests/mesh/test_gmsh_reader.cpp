@@ -350,7 +350,7 @@ TEST_F(GmshReader, GroupNamesAndRegions) {
 // it run a script: each is now an error naming the file, and this process goes on.
 TEST_F(GmshReader, FuzzRegressionsAreErrors) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(DGK_FUZZ_REGRESSIONS_DIR "/fuzz_gmsh_reader")) {
+  for (const auto& entry : std::filesystem::directory_iterator(test::fuzz_regressions("fuzz_gmsh_reader"))) {
     ++count;
     const std::string file = entry.path().string();
     try {

@@ -438,7 +438,7 @@ namespace {
 // overflowed: each must be refused with dgk::Error.
 TEST(LoadTetMesh, FuzzRegressionsAreErrors) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(DGK_FUZZ_REGRESSIONS_DIR "/fuzz_mesh_spec")) {
+  for (const auto& entry : std::filesystem::directory_iterator(dgk::mesh::test::fuzz_regressions("fuzz_mesh_spec"))) {
     std::ifstream in(entry.path());
     const std::string spec((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ++count;
