@@ -39,7 +39,7 @@ if [ "$(id -u)" != 0 ]; then sudo_cmd=(sudo); fi
 # ---------------------------------------------------------------------------------------------
 host_pkgs=(build-essential cmake ninja-build pkg-config dpkg-dev xz-utils ca-certificates
   libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libfmt-dev
-  libgmsh-dev gmsh libhdf5-dev hdf5-tools nlohmann-json3-dev libtomlplusplus-dev
+  libgmsh-dev gmsh libhdf5-dev libaec-dev zlib1g-dev hdf5-tools nlohmann-json3-dev libtomlplusplus-dev
   libxml2-utils python3-numpy python3-matplotlib python3-h5py paraview python3-paraview
   libopenmpi-dev openmpi-bin libmetis-dev)
 cuda_pkgs=(nvidia-cuda-toolkit g++-11 patch)

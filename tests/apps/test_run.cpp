@@ -124,6 +124,17 @@ TEST(Restart, BitwiseOnOpenMP) {
 #endif
 }
 
+TEST(Restart, BitwiseOnCuda) {
+#ifdef KOKKOS_ENABLE_CUDA
+  expect_restart_is_bitwise("cuda", "double");
+  expect_restart_is_bitwise("cuda", "float");
+  expect_restart_is_bitwise("cuda", "double", "acoustic3d");
+  expect_restart_is_bitwise("cuda", "float", "maxwell2d");
+#else
+  GTEST_SKIP() << "no Cuda backend";
+#endif
+}
+
 TEST(Restart, MismatchedOptionsAreRejected) {
   if (!dgk::io::hdf5_available()) GTEST_SKIP() << "built without HDF5";
   std::ostringstream log;
