@@ -618,9 +618,10 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         wide.lift_shape.staged_product = true;
         const std::size_t wide_bytes = tensor_lift_scratch<Space>(order, wide);
         const std::size_t room = Kokkos::TeamPolicy<Space>(1, 1).scratch_size_max(0);
-        if (wide_bytes > kDefaultBlockShared && wide_bytes <= room)
+        if (wide_bytes > kDefaultBlockShared && wide_bytes <= room) {
           EXPECT_GE(ran_beyond_default, 1) << precision << " order " << order << ": no lift with " << wide_bytes
                                            << " bytes of team scratch or more ran (the backend allows " << room << ")";
+        }
         // The volume with its operators in scratch runs wherever its fields fit registers and D_r,
         // D_s, D_t's fragments the backend's team scratch (with the device's opt-in maximum, N <= 6).
         nt::NodalTuning small;
