@@ -6,12 +6,15 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-gpu-sanitize}"
 mkdir -p "$out"
+# As under ctest (tests/CMakeLists.txt): the tests run the straightforward kernels unless they
+# tune themselves, and their tuning cache stays out of the user's.
+test_env=(env DGK_TUNE=never DGK_TUNING_CACHE="$out/tests-tuning.json" OMP_PROC_BIND=false OMP_WAIT_POLICY=passive)
 status=0
 for tool in memcheck racecheck; do
   for path in "$here"/test_*; do
     t=$(basename "$path")
     case "$t" in *_long) continue ;; esac
-    compute-sanitizer --tool $tool --error-exitcode 1 "$path" >"$out/$tool-$t.log" 2>&1 || status=1
+    "${test_env[@]}" compute-sanitizer --tool $tool --error-exitcode 1 "$path" >"$out/$tool-$t.log" 2>&1 || status=1
     echo "$tool $t: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-$t.log" | tail -n 1) $(grep -E '^\[  (PASSED|FAILED)' "$out/$tool-$t.log" | tr '\n' ' ')"
   done
   compute-sanitizer --tool $tool --error-exitcode 1 "$here/dgk" run --backend cuda --mesh box:3 --order 4 --final-time 0.05 \
