@@ -15,10 +15,8 @@ elements="${3:-196608}"
 tests="${4:-test_*}"
 mkdir -p "$out"
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-8}" OMP_PROC_BIND=false
-# As under ctest (tests/CMakeLists.txt): the tests run the straightforward kernels unless they
-# tune themselves, and their tuning cache stays out of the user's.
-test_env=(env DGK_TUNE=never DGK_TUNING_CACHE="$out/tests-tuning.json" OMP_WAIT_POLICY=passive
-          DGK_TEST_THREADS="${DGK_TEST_THREADS:-$OMP_NUM_THREADS}")
+# shellcheck source=gpu-test-env.sh
+source "$here/gpu-test-env.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 status=0
 for t in "$here"/$tests; do

@@ -6,9 +6,8 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-gpu-sanitize}"
 mkdir -p "$out"
-# As under ctest (tests/CMakeLists.txt): the tests run the straightforward kernels unless they
-# tune themselves, and their tuning cache stays out of the user's.
-test_env=(env DGK_TUNE=never DGK_TUNING_CACHE="$out/tests-tuning.json" OMP_PROC_BIND=false OMP_WAIT_POLICY=passive)
+# shellcheck source=gpu-test-env.sh
+source "$here/gpu-test-env.sh"
 status=0
 for tool in memcheck racecheck; do
   for path in "$here"/test_*; do

@@ -27,7 +27,7 @@ rm -rf "$dst" && mkdir -p "$dst"
 cp "$src/bin/dgk" "$dst/"
 find "$src/tests" -maxdepth 2 -type f -name 'test_*' -perm -u+x -exec cp {} "$dst/" \;
 strip "$dst"/* 2>/dev/null || true
-cp scripts/gpu-check.sh scripts/gpu-sanitize.sh "$dst/"
+cp scripts/gpu-check.sh scripts/gpu-sanitize.sh scripts/gpu-test-env.sh "$dst/"
 du -sh "$dst"
 [ "$archives" = 1 ] || exit 0
 

@@ -20,6 +20,7 @@
 #include "dgk/core/error.hpp"
 #include "dgk/io/hdf5.hpp"
 #include "dgk/io/output.hpp"
+#include "dgk_test_paths.hpp"
 #include "progress.hpp"
 #include "run.hpp"
 
@@ -102,12 +103,18 @@ void expect_restart_is_bitwise(const std::string& backend, const std::string& pr
   std::remove(first.checkpoint.c_str());
 }
 
+// Maxwell 3D in both precisions, and the acoustic waves and 2D Maxwell in the precisions given.
+void expect_restarts_are_bitwise(const std::string& backend, const std::string& acoustic_precision,
+                                 const std::string& maxwell2d_precision) {
+  expect_restart_is_bitwise(backend, "double");
+  expect_restart_is_bitwise(backend, "float");
+  expect_restart_is_bitwise(backend, acoustic_precision, "acoustic3d");
+  expect_restart_is_bitwise(backend, maxwell2d_precision, "maxwell2d");
+}
+
 TEST(Restart, BitwiseOnSerial) {
 #ifdef KOKKOS_ENABLE_SERIAL
-  expect_restart_is_bitwise("serial", "double");
-  expect_restart_is_bitwise("serial", "float");
-  expect_restart_is_bitwise("serial", "double", "acoustic3d");
-  expect_restart_is_bitwise("serial", "float", "maxwell2d");
+  expect_restarts_are_bitwise("serial", "double", "float");
 #else
   GTEST_SKIP() << "no Serial backend";
 #endif
@@ -115,10 +122,7 @@ TEST(Restart, BitwiseOnSerial) {
 
 TEST(Restart, BitwiseOnOpenMP) {
 #ifdef KOKKOS_ENABLE_OPENMP
-  expect_restart_is_bitwise("openmp", "double");
-  expect_restart_is_bitwise("openmp", "float");
-  expect_restart_is_bitwise("openmp", "float", "acoustic3d");
-  expect_restart_is_bitwise("openmp", "double", "maxwell2d");
+  expect_restarts_are_bitwise("openmp", "float", "double");
 #else
   GTEST_SKIP() << "no OpenMP backend";
 #endif
@@ -126,10 +130,7 @@ TEST(Restart, BitwiseOnOpenMP) {
 
 TEST(Restart, BitwiseOnCuda) {
 #ifdef KOKKOS_ENABLE_CUDA
-  expect_restart_is_bitwise("cuda", "double");
-  expect_restart_is_bitwise("cuda", "float");
-  expect_restart_is_bitwise("cuda", "double", "acoustic3d");
-  expect_restart_is_bitwise("cuda", "float", "maxwell2d");
+  expect_restarts_are_bitwise("cuda", "double", "float");
 #else
   GTEST_SKIP() << "no Cuda backend";
 #endif
@@ -300,10 +301,7 @@ std::string program() {
   return dir + "dgk";
 }
 
-std::string examples_folder() {
-  if (std::ifstream(std::string(DGK_EXAMPLES) + "/maxwell3d_pulse.toml").good()) return DGK_EXAMPLES;
-  return "examples";  // from the source tree's root
-}
+std::string examples_folder() { return dgk::Testing::source_path(DGK_EXAMPLES, "examples"); }
 
 // The program itself: a configuration file, overridden on the command line, drives a run whose
 // report shows the merged options; a bad file stops it with the file and line.

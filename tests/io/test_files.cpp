@@ -22,6 +22,7 @@
 #include "dgk/mesh/tet_connectivity.hpp"
 #include "dgk/mesh/tet_mesh.hpp"
 #include "dgk/mesh/tri_mesh.hpp"
+#include "dgk_test_paths.hpp"
 
 namespace {
 
@@ -38,9 +39,7 @@ std::string temp_path(const std::string& name) {
 void expect_valid_xdmf(const std::string& xdmf) {
 #if defined(DGK_XMLLINT) && defined(DGK_XDMF_DTD)
   if (::access(DGK_XMLLINT, X_OK) != 0) GTEST_SKIP() << DGK_XMLLINT << " is not here: the XDMF was not validated";
-  std::string dtd = DGK_XDMF_DTD;
-  if (!std::ifstream(dtd).good()) dtd = "io/schema/xdmf.dtd";
-  ASSERT_TRUE(std::ifstream(dtd).good()) << "no document type at " << DGK_XDMF_DTD << " nor ./" << dtd;
+  const std::string dtd = dgk::Testing::source_path(DGK_XDMF_DTD, "io/schema/xdmf.dtd");
   const std::string cmd = std::string(DGK_XMLLINT) + " --noout --dtdvalid " + dtd + " " + xdmf + " 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 #else

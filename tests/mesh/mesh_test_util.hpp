@@ -1,12 +1,12 @@
 // Helpers shared by the mesh tests.
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "dgk/core/error.hpp"
+#include "dgk_test_paths.hpp"
 
 namespace dgk::mesh::test {
 
@@ -27,16 +27,10 @@ std::string error_of(F&& f) {
 }
 
 #ifdef DGK_FUZZ_REGRESSIONS_DIR
-/// The folder of one fuzz target's regression inputs: where the configuration found the source
-/// tree, or under tests/fuzz/regressions of the working folder (a build carried to another
-/// machine and run from the source tree's root). Records a failure when neither exists.
+/// The folder of one fuzz target's regression inputs.
 inline std::string fuzz_regressions(const std::string& target) {
-  const std::string configured = std::string(DGK_FUZZ_REGRESSIONS_DIR) + "/" + target;
-  if (std::filesystem::is_directory(configured)) return configured;
-  const std::string relative = "tests/fuzz/regressions/" + target;
-  if (std::filesystem::is_directory(relative)) return relative;
-  ADD_FAILURE() << "no fuzz regressions: neither " << configured << " nor ./" << relative << " is a folder";
-  return configured;
+  return dgk::Testing::source_path(std::string(DGK_FUZZ_REGRESSIONS_DIR) + "/" + target,
+                                   "tests/fuzz/regressions/" + target);
 }
 #endif
 
