@@ -178,7 +178,8 @@ int run_convergence(const CommonOptions& c, const std::string& orders_text, int 
   return 0;
 }
 
-int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps, bool layouts) {
+int run_bench(const CommonOptions& c, const std::string& orders_text, long elements, int reps, bool layouts,
+              const std::string& gather) {
   const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
   DGK_THROW_IF(reps < 1, "--reps must be positive (got " << reps << ")");
@@ -236,7 +237,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   dgk::mesh::flat_neighbours(dgk::mesh::connect(mesh), nb, nbf);
   std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements, "
             << base.reorder << " order: neighbours " << fmt(dgk::mesh::mean_neighbour_distance(nb, 4), 1)
-            << " elements apart on average), "
+            << " elements apart on average; gathers by " << (gather == "codes" ? "face codes" : "the node map")
+            << "), "
             << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s"
@@ -250,6 +252,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("reorder", base.reorder);
+  rep.set("gather", gather);
   rep.set("mean_neighbour_distance", dgk::mesh::mean_neighbour_distance(nb, 4));
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
@@ -269,6 +272,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
       o.kernel = dgk::physics::to_string(family).substr(o.basis.size() + 1);
       TetCase cs(o, mesh);
       auto& sim = cs.simulation();
+      if (auto* tunable = dynamic_cast<dgk::physics::NodalTunable*>(&sim))
+        (void)tunable->use_face_codes(gather == "codes");
       const auto costs = sim.costs();
       const auto times = sim.time_stages(reps);
       double tf = 0, tb = 0, tt = 0, tbound = 0, tbound_tc = 0;
@@ -673,6 +678,14 @@ int main(int argc, char* argv[]) {
   bench->add_option("--orders", bench_orders, "orders, e.g. 1..7")->capture_default_str();
   bench->add_option("--elements", bench_elements, "approximate number of elements (box mesh)")->capture_default_str();
   bench->add_option("--reps", bench_reps, "timed repetitions per kernel (median reported)")->capture_default_str();
+  std::string bench_gather = "codes";
+  bench
+      ->add_option("--gather", bench_gather,
+                   "tuned nodal kernels on FP64 tensor cores (the fused stage at N >= 4, the tensor-core lift): "
+                   "their flux gathers find the neighbour nodes by the mesh's face codes (one int per face, the "
+                   "default) or by the per-node map (map: to measure the difference); the other kernels take the map")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"codes", "map"}));
   bool bench_layouts = false;
   bench->add_flag("--layouts", bench_layouts,
                   "maxwell3d, double: also time with the fields arranged (element, node, field) against the "
@@ -742,7 +755,7 @@ int main(int argc, char* argv[]) {
         dgk::app::bench_hdg(h, std::cout);
       } else {
         rc = bench_distributed ? run_bench_distributed(bench_opts, bench_orders, bench_elements, bench_reps)
-                               : run_bench(bench_opts, bench_orders, bench_elements, bench_reps, bench_layouts);
+                               : run_bench(bench_opts, bench_orders, bench_elements, bench_reps, bench_layouts, bench_gather);
       }
     }
   } catch (const std::exception& e) {

@@ -561,4 +561,38 @@ FaceMaps build_face_maps(const TetMesh& mesh, const TetConnectivity& conn,
   return maps;
 }
 
+FaceCodes face_codes(const std::vector<int>& vmapP, int np, int nfp, int elements) {
+  FaceCodes out;
+  constexpr int mp = FaceCodes::max_patterns;
+  DGK_THROW_IF(np <= 0 || nfp <= 0 || vmapP.size() % (4 * static_cast<std::size_t>(nfp)) != 0,
+               "face codes: a neighbour map of " << vmapP.size() << " entries is not 4 x " << nfp
+                                                  << " face nodes per element");
+  if (static_cast<long long>(elements) * mp > std::numeric_limits<int>::max()) return out;
+  const std::size_t faces = vmapP.size() / static_cast<std::size_t>(nfp);
+  std::vector<int> code(faces), row(static_cast<std::size_t>(nfp));
+  for (std::size_t face = 0; face < faces; ++face) {
+    const int* nodes = vmapP.data() + face * static_cast<std::size_t>(nfp);
+    const int ep = nodes[0] / np;
+    for (int i = 0; i < nfp; ++i) {
+      DGK_THROW_IF(nodes[i] / np != ep, "face codes: element " << face / 4 << " face " << face % 4 << ": face node "
+                                                               << i << " has its neighbour in element "
+                                                               << nodes[i] / np << ", face node 0 in " << ep);
+      DGK_THROW_IF(nodes[i] < 0 || ep >= elements, "face codes: element " << face / 4 << " face " << face % 4
+                                                                          << ": neighbour node " << nodes[i]
+                                                                          << " is outside the " << elements
+                                                                          << " elements");
+      row[static_cast<std::size_t>(i)] = nodes[i] % np;
+    }
+    auto it = std::find(out.patterns.begin(), out.patterns.end(), row);
+    if (it == out.patterns.end()) {
+      if (static_cast<int>(out.patterns.size()) == mp) return {};
+      out.patterns.push_back(row);
+      it = out.patterns.end() - 1;
+    }
+    code[face] = ep * mp + static_cast<int>(it - out.patterns.begin());
+  }
+  out.code = std::move(code);
+  return out;
+}
+
 }  // namespace dgk::mesh

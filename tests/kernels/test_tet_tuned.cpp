@@ -706,6 +706,52 @@ TYPED_TEST(TunedKernels, TheFusedStageTakesNodeMajorFields) {
   }
 }
 
+// The tuned gathers give the same stage, bit for bit, whether they find the neighbour nodes by
+// the face codes or by the per-node map: the fused stage (one warp, fields in registers; with and
+// without the lanes' update, with asynchronous copies, two groups in sequence), which takes the
+// codes at N >= 4 on the tensor cores.
+TYPED_TEST(TunedKernels, TheGathersTakeTheFaceCodesOrTheMap) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  const auto mesh = test_box();
+  nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
+  lanes.volume_shape.lane_update = true;
+  int compared = 0;
+  for (int order = 1; order <= std::min(6, max_compiled_order); ++order) {
+    for (const nt::NodalTuning& t :
+         {nt::lane_stage_in_registers(1, 1, false, false, 0), nt::lane_stage_in_registers(2, 1, false, true, 0), lanes}) {
+      std::vector<double> q[2];
+      bool codes[2] = {false, false};
+      for (int with = 0; with < 2; ++with) {
+        auto sim = tuned_maxwell(backend, "double", order, mesh);
+        auto& tunable = dynamic_cast<NodalTunable&>(*sim);
+        if (!tunable.infeasible(t).empty()) break;
+        codes[with] = tunable.use_face_codes(with == 1);
+        tunable.set_tuning(t);
+        sim->set_fields(test_fields, 0.0);
+        const double dt = sim->max_dt(0.5);
+        sim->step(dt);
+        q[with] = sim->host_fields();
+      }
+      if (q[1].empty()) continue;
+      EXPECT_FALSE(codes[0]);
+      EXPECT_TRUE(codes[1]) << "order " << order << ": the box mesh has face codes";
+      ASSERT_EQ(q[0].size(), q[1].size());
+      double diff = 0, max = 0;
+      for (std::size_t i = 0; i < q[0].size(); ++i) {
+        diff = std::max(diff, std::abs(q[0][i] - q[1][i]));
+        max = std::max(max, std::abs(q[0][i]));
+      }
+      EXPECT_GT(max, 0.0);
+      EXPECT_EQ(diff, 0.0) << "order " << order << ": " << physics::to_string(t);
+      ++compared;
+    }
+  }
+  // The fused stage runs on the tensor cores only, at every order up to 5 in one shape at least.
+  if (tensor_cores(backend, "double")) EXPECT_GE(compared, std::min(5, max_compiled_order));
+}
+
 TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
@@ -1132,6 +1178,7 @@ class WrongStages : public NodalTunable {
   physics::StageLayoutComparison compare_stage_layouts(int reps) override {
     return m_inner.compare_stage_layouts(reps);
   }
+  bool use_face_codes(bool on) override { return m_inner.use_face_codes(on); }
   int nodes_per_element() const override { return m_inner.nodes_per_element(); }
   bool host_kernels() const override { return m_inner.host_kernels(); }
   std::string device() const override { return m_inner.device(); }

@@ -225,6 +225,54 @@ TEST(BoxMesh, FaceMapsMatchNodeCoordinates) {
   check_face_maps(load_tet_mesh("box:1"), ref);
 }
 
+// Face codes: per face, the neighbour element and one of a few node patterns, which give back
+// every entry of the per-node map. The elements' vertices are turned by even permutations (the
+// orientation kept) so that faces meet in every relative turn.
+TEST(FaceCodes, GiveBackTheNeighbourMap) {
+  BoxSpec spec;
+  spec.cells = {3, 2, 2};
+  TetMesh mesh = make_box(spec);
+  const std::array<std::array<int, 4>, 12> even = {{{0, 1, 2, 3}, {1, 2, 0, 3}, {2, 0, 1, 3}, {0, 2, 3, 1},
+                                                     {2, 3, 0, 1}, {3, 0, 2, 1}, {0, 3, 1, 2}, {3, 1, 0, 2},
+                                                     {1, 0, 3, 2}, {1, 3, 2, 0}, {3, 2, 1, 0}, {2, 1, 3, 0}}};
+  for (int e = 0; e < mesh.num_elements(); ++e) {
+    const auto v = mesh.elements[static_cast<std::size_t>(e)];
+    const auto& p = even[static_cast<std::size_t>((7 * e + 3) % 12)];
+    for (int k = 0; k < 4; ++k) mesh.elements[static_cast<std::size_t>(e)][static_cast<std::size_t>(k)] = v[static_cast<std::size_t>(p[static_cast<std::size_t>(k)])];
+  }
+  const TetConnectivity conn = connect(mesh);
+  for (int n = 1; n <= 5; ++n) {
+    SCOPED_TRACE("order " + std::to_string(n));
+    const basis::TetNodal ref = basis::make_tet_nodal(n);
+    const FaceMaps maps = build_face_maps(mesh, conn, ref);
+    const int K = mesh.num_elements();
+    const FaceCodes codes = face_codes(maps.vmapP, ref.np, ref.nfp, K);
+    ASSERT_EQ(codes.code.size(), 4 * static_cast<std::size_t>(K));
+    // At most 4 neighbour faces x 6 turns; the boundary's patterns are among them.
+    EXPECT_LE(codes.patterns.size(), 24u);
+    EXPECT_GT(codes.patterns.size(), 4u);
+    for (std::size_t face = 0; face < codes.code.size(); ++face) {
+      const int ep = codes.code[face] / FaceCodes::max_patterns, p = codes.code[face] % FaceCodes::max_patterns;
+      ASSERT_LT(p, static_cast<int>(codes.patterns.size()));
+      for (int i = 0; i < ref.nfp; ++i)
+        ASSERT_EQ(ep * ref.np + codes.patterns[static_cast<std::size_t>(p)][static_cast<std::size_t>(i)],
+                  maps.vmapP[face * static_cast<std::size_t>(ref.nfp) + static_cast<std::size_t>(i)])
+            << "element " << face / 4 << " face " << face % 4 << " node " << i;
+    }
+    // Too many elements for an int code: none, and the gathers take the map.
+    EXPECT_TRUE(face_codes(maps.vmapP, ref.np, ref.nfp, (1 << 26)).code.empty());
+    EXPECT_FALSE(face_codes(maps.vmapP, ref.np, ref.nfp, (1 << 26) - 1).code.empty());
+    // A face whose nodes have neighbours in two elements is named.
+    std::vector<int> broken = maps.vmapP;
+    const std::size_t at = (4 * 2 + 1) * static_cast<std::size_t>(ref.nfp) + static_cast<std::size_t>(ref.nfp - 1);
+    broken[at] = (broken[at] / ref.np + 1) % K * ref.np;
+    if (ref.nfp > 1) {
+      const std::string why = error_of([&] { (void)face_codes(broken, ref.np, ref.nfp, K); });
+      EXPECT_NE(why.find("element 2 face 1"), std::string::npos) << why;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Mesh specifications
 

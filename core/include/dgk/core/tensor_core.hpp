@@ -64,6 +64,16 @@ inline bool paired_tensor_cores() {
 /// (team rank r is thread r of the block, so the warp is r / 32).
 KOKKOS_INLINE_FUNCTION int warp_lane(int team_rank) { return team_rank & 31; }
 
+/// v of lane src (0..31) of the calling warp; on the host, v.
+KOKKOS_FORCEINLINE_FUNCTION int warp_shuffle(int v, int src) {
+#if defined(__CUDA_ARCH__)
+  return __shfl_sync(0xffffffffu, v, src);
+#else
+  (void)src;
+  return v;
+#endif
+}
+
 /// c += a b over the warp's fragments (see the file comment).
 KOKKOS_INLINE_FUNCTION void mma_f64(double& c0, double& c1, double a, double b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -74,4 +74,24 @@ struct FaceMaps {
 FaceMaps build_face_maps(const TetMesh& mesh, const TetConnectivity& conn,
                          const basis::TetNodal& ref);
 
+/// The neighbour map per face instead of per face node, as the tuned flux gathers read it: for
+/// face f of element e, code[4 e + f] = e' max_patterns + p, with e' the neighbour element
+/// (e itself on the boundary) and p a pattern, whose row lists the neighbour's node at each of
+/// the face's nodes: vmapP[(4 e + f) nfp + i] = e' np + patterns[p][i]. Built through the
+/// face-vertex permutation, a map has at most 4 x 6 interior patterns (the neighbour's face and
+/// the turn between the two faces' vertex orders); on the boundary the element's own face
+/// nodes are one of them. The codes take 4 ints per element against 4 nfp for vmapP.
+struct FaceCodes {
+  static constexpr int max_patterns = 32;
+  std::vector<int> code;                   ///< 4 per element; empty: see face_codes
+  std::vector<std::vector<int>> patterns;  ///< nfp nodes each
+};
+
+/// The face codes of a neighbour map (vmapP of build_face_maps, or its first 4 nfp K entries)
+/// whose neighbours are below `elements` (ghosts included). Empty where elements times
+/// max_patterns passes the largest int or the map has more than max_patterns patterns; throws
+/// dgk::Error naming the element and face where one face's nodes have neighbours in two
+/// elements.
+FaceCodes face_codes(const std::vector<int>& vmapP, int np, int nfp, int elements);
+
 }  // namespace dgk::mesh

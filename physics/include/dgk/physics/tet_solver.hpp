@@ -97,7 +97,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     // Refuse, with the numbers, a problem that does not fit the execution space's memory.
     {
       const double w = sizeof(Real);
-      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + (9 + 4 * kernels::nodal_tet::MeshData<Real, Mem>::face_values + 2) * w + 16) +
+      const double bytes = double(K_local) * (3.0 * nf * np * w + nf * 4.0 * nfp * w + 4.0 * nfp * 4 + 16 + (9 + 4 * kernels::nodal_tet::MeshData<Real, Mem>::face_values + 2) * w + 16) +
                            (3.0 * np * np + 4.0 * np * nfp) * w;
       backends::require_memory<ExecutionSpace>(bytes, [&] {
         std::ostringstream what;
@@ -176,6 +176,13 @@ class TetSolver final : public Simulation, public NodalTunable {
     Kokkos::deep_copy(md.drdx, hG);
     Kokkos::deep_copy(md.face, hFace);
     Kokkos::deep_copy(md.mapP, hP);
+    {
+      // The tuned gathers' per-face form of mapP (MeshData::face_neighbour).
+      static_assert(kernels::nodal_tet::MeshData<Real, Mem>::max_face_patterns == mesh::FaceCodes::max_patterns);
+      const std::vector<int> own(maps.vmapP.begin(), maps.vmapP.begin() + static_cast<std::ptrdiff_t>(K) * 4 * nfp);
+      m_face_codes = mesh::face_codes(own, np, nfp, K_local);
+      use_face_codes(true);
+    }
     Kokkos::deep_copy(md.bc, hB);
     Kokkos::deep_copy(md.material, hM);
 
@@ -341,6 +348,27 @@ class TetSolver final : public Simulation, public NodalTunable {
   /// implementations of the same kernels).
   const kernels::nodal_tet::Operators<Real, Mem>& operators() const { return m_ops; }
   const kernels::nodal_tet::MeshData<Real, Mem>& mesh_data() const { return m_mesh; }
+  bool use_face_codes(bool on) override {
+    auto& md = m_mesh;
+    if (!on || m_face_codes.code.empty()) {
+      md.face_neighbour = {};
+      md.face_pattern = {};
+      return false;
+    }
+    if (md.face_neighbour.extent(0) > 0) return true;
+    const int faces = static_cast<int>(m_face_codes.code.size() / 4), nfp = m_ref.nfp;
+    md.face_neighbour = decltype(md.face_neighbour)("dgk::nodal_tet::face_neighbour", faces);
+    md.face_pattern = decltype(md.face_pattern)("dgk::nodal_tet::face_pattern", m_face_codes.patterns.size(), nfp);
+    auto hN = Kokkos::create_mirror_view(md.face_neighbour);
+    auto hT = Kokkos::create_mirror_view(md.face_pattern);
+    for (int e = 0; e < faces; ++e)
+      for (int f = 0; f < 4; ++f) hN(e, f) = m_face_codes.code[static_cast<std::size_t>(4 * e + f)];
+    for (std::size_t p = 0; p < m_face_codes.patterns.size(); ++p)
+      for (int i = 0; i < nfp; ++i) hT(p, i) = m_face_codes.patterns[p][static_cast<std::size_t>(i)];
+    Kokkos::deep_copy(md.face_neighbour, hN);
+    Kokkos::deep_copy(md.face_pattern, hT);
+    return true;
+  }
   const basis::TetNodal& reference() const { return m_ref; }
   const mesh::NodeCoordinates& nodes() const { return m_nodes; }
 
@@ -467,10 +495,11 @@ class TetSolver final : public Simulation, public NodalTunable {
     c[0] = {"volume", K * np * (nf * (3 * 2 * np + 3 * 5) + Physics::volume_flops), K * (2 * nf * np + 9 + 2) * w};
     // surface: the numerical flux at every face node from its face's coefficients (the scale
     // folded in); reads the element's trace (the neighbour's trace is the neighbour's own,
-    // counted there), the neighbour index, the face data (normal and coefficients) and the
-    // boundary codes, writes the flux.
+    // counted there), where the neighbours are (one int per face: mesh::FaceCodes, which the
+    // tuned gathers read; the per-node map's 4 nfp ints are more than the fewest), the face
+    // data (normal and coefficients) and the boundary codes, writes the flux.
     const double face_values = 4 * (3 + Physics::flux_coefficients);
-    c[1] = {"surface", K * 4 * nfp * Physics::face_flux_flops, K * (4 * nfp * (2 * nf * w + 4) + face_values * w + 16)};
+    c[1] = {"surface", K * 4 * nfp * Physics::face_flux_flops, K * (4 * nfp * 2 * nf * w + 16 + face_values * w + 16)};
     // lift: an np x 4 nfp product per field; reads the flux, reads and writes rhs.
     c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
     // update: 5 flops per value; reads q, res, rhs, writes q, res.
@@ -478,7 +507,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     if (mode() != LiftMode::Split) {
       // The fused kernel: the gather's and the lift's flops; its traffic is the gather's without
       // the flux store, and the lift's without the flux load.
-      const double gather_bytes = K * (4 * nfp * (nf * w + 4) + face_values * w + 16);
+      const double gather_bytes = K * (4 * nfp * nf * w + 16 + face_values * w + 16);
       StageCost fused{"surface+lift", c[1].flops + c[2].flops, gather_bytes + K * nf * 2 * np * w};
       if (mode() == LiftMode::FusedLift) return {c[0], fused, c[3]};
       // ... and the update's: reads rhs, res and q, writes res and the new q (the element's own
@@ -919,6 +948,7 @@ class TetSolver final : public Simulation, public NodalTunable {
   std::unique_ptr<basis::TetBernstein> m_bb;  ///< Bernstein basis only
   kernels::bernstein_tet::Operators<Real, Mem> m_bops;
   kernels::nodal_tet::MeshData<Real, Mem> m_mesh;
+  mesh::FaceCodes m_face_codes;  // host copy of the gathers' face codes (use_face_codes)
   FieldView m_q, m_res, m_rhs, m_flux;  // q: owned then ghost elements; the others: owned
   FieldView m_q_next;                   // the fused-update kernels' second field buffer
   Kokkos::View<Real*, Mem> m_tensor_D;  // the tensor-core volume kernel's operator fragments

@@ -87,6 +87,10 @@ class NodalTunable {
   /// state is untouched. `why` says what stops it: another mode, or a shape not compiled for
   /// the node-major arrangement.
   virtual StageLayoutComparison compare_stage_layouts(int reps) = 0;
+  /// Whether the tuned flux gathers find the neighbour nodes by the mesh's face codes
+  /// (mesh::FaceCodes; the default where the mesh has them) or by the per-node map: sets it
+  /// (false always takes the map), and returns what the gathers now take.
+  virtual bool use_face_codes(bool on) = 0;
   /// Nodes per element, and whether the kernels run on the host (one thread per team).
   virtual int nodes_per_element() const = 0;
   virtual bool host_kernels() const = 0;

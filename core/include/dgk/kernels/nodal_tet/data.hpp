@@ -43,6 +43,15 @@ struct MeshData {
   Kokkos::View<Real* [4][face_values], Kokkos::LayoutRight, MemorySpace> face;
   /// Neighbour node of each face node, as element * np + node; on the boundary, the node itself.
   Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> mapP;  ///< K x 4 nfp
+  /// The same per face: the neighbour element across face f of element e times
+  /// max_face_patterns, plus the face's pattern p, whose row face_pattern(p, .) lists the
+  /// neighbour's node at each of the face's nodes (mapP(e, f nfp + i) = neighbour np +
+  /// face_pattern(p, i)). A conforming mesh has at most 4 x 6 interior patterns (the neighbour's
+  /// face and the turn between the two faces' vertex orders) and 4 on the boundary. Empty where
+  /// the mesh has more patterns or too many elements for the product to fit an int.
+  static constexpr int max_face_patterns = 32;
+  Kokkos::View<int* [4], Kokkos::LayoutRight, MemorySpace> face_neighbour;
+  Kokkos::View<int**, Kokkos::LayoutRight, MemorySpace> face_pattern;  ///< patterns x nfp
   /// Boundary condition code of each face (physics-defined), -1 for interior faces.
   Kokkos::View<int* [4], Kokkos::LayoutRight, MemorySpace> bc;
   /// Two material coefficients per element (physics-defined), read by the volume term.

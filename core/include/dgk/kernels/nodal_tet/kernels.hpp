@@ -100,20 +100,25 @@ KOKKOS_INLINE_FUNCTION FaceNodeAt face_node_at(const Operators<Real, Mem>& ops, 
 }
 /// The fields of element e at a face node (qm) and at its neighbour node (qp): the second of the
 /// gather's loads. NP, where given, is the element node count.
+/// The same with the neighbour's element ep and node jp given.
+template <class FieldView, class Real, int NF>
+KOKKOS_INLINE_FUNCTION void face_node_states(const FieldView& q, int e, int node, int ep, int jp, Real (&qm)[NF],
+                                             Real (&qp)[NF]) {
+  if constexpr (IsNodeMajor<FieldView>::value) {
+    q.node(e, node, qm);
+    q.node(ep, jp, qp);
+  } else {
+    for (int f = 0; f < NF; ++f) {
+      qm[f] = q(e, f, node);
+      qp[f] = q(ep, f, jp);
+    }
+  }
+}
 template <int NP = 0, class FieldView, class Real, int NF>
 KOKKOS_INLINE_FUNCTION void face_node_states(const FieldView& q, int e, const FaceNodeAt& at, Real (&qm)[NF],
                                              Real (&qp)[NF]) {
   const int np = NP > 0 ? NP : static_cast<int>(q.extent(2));
-  const int ep = at.neighbour / np, jp = at.neighbour % np;
-  if constexpr (IsNodeMajor<FieldView>::value) {
-    q.node(e, at.node, qm);
-    q.node(ep, jp, qp);
-  } else {
-    for (int f = 0; f < NF; ++f) {
-      qm[f] = q(e, f, at.node);
-      qp[f] = q(ep, f, jp);
-    }
-  }
+  face_node_states(q, e, at.node, at.neighbour / np, at.neighbour % np, qm, qp);
 }
 
 /// The scaled numerical flux at face node k (0 <= k < 4 nfp, face-major) of element e: the flux

@@ -591,6 +591,7 @@ struct TunedKernels {
         // The warp's fields as B fragments; past the last element, the last one's.
         const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
+        [[maybe_unused]] const int face_code = Stage && lanes_face_codes ? face_codes(lane, e0, 4) : 0;
         Real bv[RegisterFields ? kst : 1][NB];
         if constexpr (synced) m.team_barrier();  // the previous group's fragments have been read
         // The warp's values (its elements' (field, node) rows, consecutive) and where they start.
@@ -644,12 +645,16 @@ struct TunedKernels {
           // The four elements' flux at their face nodes, lane by lane along the face nodes of
           // one element; zero past the last element and in a padding field column.
           constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
-          gather_flux<2, NodeMajor, per_lane>(lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) {
-            const int qe = x / nc, c = x % nc;
-            DGK_UNROLL
-            for (int f = 0; f < 2 * NB; ++f)
-              fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
-          });
+          constexpr bool codes = lanes_face_codes;
+          gather_flux<2, NodeMajor, per_lane, codes>(
+              lane, 32, e0, 4, 4 * nc,
+              [&](int x, const Real(&out)[nf]) {
+                const int qe = x / nc, c = x % nc;
+                DGK_UNROLL
+                for (int f = 0; f < 2 * NB; ++f)
+                  fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+              },
+              face_code);
         }
         // res (Async) and the geometry have landed (seen by the warp after the barrier).
         if constexpr (Async || geometry_copied) async_wait<0>();
@@ -1480,6 +1485,14 @@ struct TunedKernels {
   /// loads (gather_flux with PerThread). At N = 1, 2 and 3 the stage took 0.90, 0.95 and 0.94 times
   /// as long; at N = 4 1.04 times (docs/PERFORMANCE.md, "The flux gather's loads in flight").
   static constexpr bool lanes_gather_ahead = tensor_cores && N <= 3;
+  /// Whether the fused stage's gather finds its neighbour nodes by the face codes
+  /// (MeshData::face_neighbour) rather than by mapP (gather_flux). Not at N <= 3, whose gather
+  /// loads the neighbour indices ahead (lanes_gather_ahead): there the codes' shuffle and table on
+  /// each face node's path took longer. The tensor-core lift reads mapP: with the codes its
+  /// gather took more registers (70 against 64 at N = 5, so three teams of eight warps per SM
+  /// instead of four) and 1.23 times as long (docs/PERFORMANCE.md, "The flux gather by face
+  /// codes").
+  static constexpr bool lanes_face_codes = tensor_cores && !lanes_gather_ahead;
   /// Whether the fused stage copies its four elements' metric terms and materials into the warp's
   /// scratch asynchronously at the start of each group (lane_geometry values per warp), so that
   /// its epilogue reads them there instead of loading them after the products, and no register
@@ -1789,6 +1802,13 @@ struct TunedKernels {
       rhs.data()[at] += v;
     }
   }
+  /// The face codes (MeshData::face_neighbour) of a group of `count` (<= 8) elements from g0, as
+  /// gather_flux takes them: at lane l < 4 count that of face l % 4 of element g0 + l / 4; zero
+  /// past the last element and where the mesh has none.
+  KOKKOS_INLINE_FUNCTION int face_codes(int lane, int g0, int count) const {
+    const bool in = lane < 4 * count && g0 + lane / 4 < end && mesh.face_neighbour.extent(0) > 0;
+    return in ? read_only(mesh.face_neighbour.data() + 4 * static_cast<std::size_t>(g0) + lane) : 0;
+  }
   /// q as the flux gather reads it: (element, field, node) with the strides of this order.
   KOKKOS_INLINE_FUNCTION FieldMajorFields<Real, nf, np> q_fields() const { return {q.data()}; }
   /// Values a thread loads before it stores in the fused stage's update.
@@ -1808,10 +1828,34 @@ struct TunedKernels {
   // zeros. So after the first U only the fields' loads are on the path, U face nodes' worth at a
   // time.
   // With NodeMajor, q is stored (element, node, field) (NodeMajorFields).
-  template <int U, bool NodeMajor = false, int PerThread = 0, class Store>
-  KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store) const {
+  //
+  // With FaceCodes (the fused stage at N >= 4; threads a multiple of 32, count <= 8 elements),
+  // lane l < 4 count of each warp
+  // holds in face_code its face_codes() value, so that a face node finds its neighbour element and
+  // node by a shuffle and a small table (MeshData::face_pattern) instead of a load of mapP: its
+  // fields' loads wait on no load from memory but the codes', issued when the group starts. Every
+  // lane then runs every pass (the shuffles need the whole warp). Where the mesh has no face codes
+  // (MeshData::face_neighbour empty), mapP as without.
+  template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
+  KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store,
+                                          [[maybe_unused]] int face_code = 0) const {
     using Q = std::conditional_t<NodeMajor, NodeMajorFields<Real, nf, np>, FieldMajorFields<Real, nf, np>>;
     const Q fields{q.data()};
+    [[maybe_unused]] const bool codes = FaceCodes && mesh.face_neighbour.extent(0) > 0 && 4 * count <= 32;
+    // Face node x of element e at its face node c: the neighbour element and node (ep, jp).
+    [[maybe_unused]] auto neighbour_of = [&](int x, int e, int c, int& ep, int& jp) {
+      constexpr int mp = MeshData<Real, Mem>::max_face_patterns;
+      const int code = warp_shuffle(face_code, x < n ? ((x / nc) * 4 + c / nfp) % 32 : 0);
+      if (codes) {
+        ep = code / mp;
+        jp = read_only(mesh.face_pattern.data() + (code % mp) * nfp + c % nfp);
+      } else {
+        const int nb = face_node_at<nfp>(ops, mesh, e, c).neighbour;
+        ep = nb / np;
+        jp = nb % np;
+      }
+    };
+    static_assert(!FaceCodes || PerThread == 0, "dgk::nodal_tet::gather_flux: face codes take no indices ahead");
     if constexpr (PerThread > 0) {
       // Face node x: whether it is in range, its element and its face node (if not, the first
       // face node of g0, or of the last element where g0 is past it).
@@ -1853,6 +1897,28 @@ struct TunedKernels {
           face_flux_of_states<Physics>(mesh, e[u], c[u] / nfp, qm[u], qp[u], out[u]);
           DGK_UNROLL
           for (int f = 0; f < nf; ++f) out[u][f] = in[u] ? out[u][f] : Real(0);
+        }
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u)
+          if (x0 + u * threads < n) store(x0 + u * threads, out[u]);
+      }
+    } else if constexpr (FaceCodes) {
+      const int passes = (n + U * threads - 1) / (U * threads);
+      for (int p = 0; p < passes; ++p) {
+        const int x0 = rank + p * U * threads;
+        Real out[U][nf];
+        DGK_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const int x = x0 + u * threads, le = x / nc, e = g0 + le, c = x % nc;
+          int ep = 0, jp = 0;
+          neighbour_of(x, e < end ? e : end - 1, c, ep, jp);
+          if (x < n && le < count && e < end) {
+            Real qm[nf], qp[nf];
+            face_node_states(fields, e, read_only(ops.fmask.data() + c), ep, jp, qm, qp);
+            face_flux_of_states<Physics>(mesh, e, c / nfp, qm, qp, out[u]);
+          } else {
+            for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
+          }
         }
         DGK_UNROLL
         for (int u = 0; u < U; ++u)
