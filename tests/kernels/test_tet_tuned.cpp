@@ -749,7 +749,9 @@ TYPED_TEST(TunedKernels, TheGathersTakeTheFaceCodesOrTheMap) {
     }
   }
   // The fused stage runs on the tensor cores only, at every order up to 5 in one shape at least.
-  if (tensor_cores(backend, "double")) EXPECT_GE(compared, std::min(5, max_compiled_order));
+  if (tensor_cores(backend, "double")) {
+    EXPECT_GE(compared, std::min(5, max_compiled_order));
+  }
 }
 
 TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
