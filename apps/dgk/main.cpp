@@ -449,14 +449,14 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   return 0;
 }
 
-// `dgk tune`: tunes the nodal kernels of a tetrahedral case for each order on a box mesh and
-// keeps the choices in the tuning cache, which `dgk run` then uses.
+// `dgk tune`: tunes the kernels (either basis) of a tetrahedral case for each order on a box
+// mesh and keeps the choices in the tuning cache, which `dgk run` then uses.
 int run_tune(const CommonOptions& c, const std::string& orders_text, long elements) {
   const auto orders = dgk::parse_int_range(orders_text, "--orders");
   DGK_THROW_IF(elements < 6, "--elements must be at least 6 (got " << elements << ")");
   CaseOptions base = resolve(c);
-  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3 || base.basis != "nodal",
-               "dgk tune tunes the nodal kernels of the tetrahedral cases (maxwell3d, acoustic3d)");
+  DGK_THROW_IF(dgk::physics::case_dimension(base.name) != 3,
+               "dgk tune tunes the kernels of the tetrahedral cases (maxwell3d, acoustic3d; --basis nodal or bernstein)");
   const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(elements / 6.0))));
   base.mesh = "box:" + std::to_string(n);
   base.kernel = "tuned";
@@ -603,8 +603,9 @@ int main(int argc, char* argv[]) {
   run->add_option("--alpha", run_opts.m.alpha, "maxwell2d: flux weight, 1 upwind, 0 central (paper 003)")
       ->capture_default_str();
   run->add_option("--kernel", run_opts.m.kernel,
-                  "kernel family: auto (nodal: tuned; bernstein: optimal), thread, blocked[:E] or tuned (nodal), sparse or "
-                  "optimal (bernstein)")
+                  "kernel family: auto (nodal: tuned; bernstein: optimal), thread or blocked[:E] (nodal), sparse or "
+                  "optimal (bernstein), tuned (either basis; on Bernstein coefficients with the dense Bernstein "
+                  "operators)")
       ->capture_default_str();
   run->add_option(
       "--mesh", run_opts.m.mesh,

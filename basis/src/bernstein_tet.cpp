@@ -539,4 +539,29 @@ void bb_apply_lift_optimal(const TetBernstein& bb, const double* flux, double* o
   }
 }
 
+TetBernsteinDense tet_bernstein_dense_operators(const TetBernstein& bb) {
+  const int np = bb.np, nc = tet_nfaces * bb.nfp;
+  TetBernsteinDense d;
+  d.Dr = d.Ds = d.Dt = Eigen::MatrixXd::Zero(np, np);
+  d.LIFT = Eigen::MatrixXd::Zero(np, nc);
+  std::vector<double> unit(static_cast<std::size_t>(std::max(np, nc)), 0.0), ur(np), us(np), ut(np), lifted(np);
+  for (int j = 0; j < np; ++j) {
+    unit[static_cast<std::size_t>(j)] = 1.0;
+    bb_apply_reference_gradient(bb, unit.data(), ur.data(), us.data(), ut.data());
+    unit[static_cast<std::size_t>(j)] = 0.0;
+    for (int m = 0; m < np; ++m) {
+      d.Dr(m, j) = ur[static_cast<std::size_t>(m)];
+      d.Ds(m, j) = us[static_cast<std::size_t>(m)];
+      d.Dt(m, j) = ut[static_cast<std::size_t>(m)];
+    }
+  }
+  for (int j = 0; j < nc; ++j) {
+    unit[static_cast<std::size_t>(j)] = 1.0;
+    bb_apply_lift_ell(bb, unit.data(), lifted.data());
+    unit[static_cast<std::size_t>(j)] = 0.0;
+    for (int m = 0; m < np; ++m) d.LIFT(m, j) = lifted[static_cast<std::size_t>(m)];
+  }
+  return d;
+}
+
 }  // namespace dgk::basis

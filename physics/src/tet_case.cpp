@@ -136,7 +136,7 @@ void TetCase::apply_tuning(Backend backend) {
   auto* solver = dynamic_cast<NodalTunable*>(m_sim.get());
   DGK_THROW_IF(!solver, "the " << o.name << " solver has no tunable kernels");
   const bool root = !m_dist || m_dist->comm->root();
-  const TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device()};
+  const TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device(), o.basis};
   const TuningCache cache;
   std::optional<TuningResult> hit;
   if (o.tune != "always") hit = cache.find(key);
@@ -154,7 +154,8 @@ void TetCase::apply_tuning(Backend backend) {
                       "; --tune never): straightforward kernels";
   } else {
     if (root) {
-      std::cerr << "dgk: tuning the nodal kernels for " << o.name << " order " << o.order << ", " << o.precision << ", "
+      std::cerr << "dgk: tuning the kernels for " << o.name << " order " << o.order << " (" << o.basis << " basis), "
+                << o.precision << ", "
                 << backend_name(backend) << " on " << key.device << " ("
                 << (o.tune == "always" ? "--tune always"
                                        : why_not.empty() ? "first use" : "the cached choice cannot run: " + why_not)

@@ -29,12 +29,14 @@ TetKernels parse_tet_kernels(const std::string& basis, const std::string& kernel
     k.family = TetKernelFamily::Optimal;
   else
     DGK_THROW_IF(true, "--kernel '" << kernel << "': expected auto, thread, blocked[:E], tuned, sparse or optimal");
-  const bool nodal_family =
-      k.family == TetKernelFamily::Thread || k.family == TetKernelFamily::Blocked || k.family == TetKernelFamily::Tuned;
-  DGK_THROW_IF(nodal_family != (k.basis == TetBasis::Nodal),
+  // The tuned kernels run on either basis (on Bernstein coefficients with the dense forms of
+  // its operators); the others belong to one.
+  const bool nodal_family = k.family == TetKernelFamily::Thread || k.family == TetKernelFamily::Blocked;
+  const bool bernstein_family = k.family == TetKernelFamily::Sparse || k.family == TetKernelFamily::Optimal;
+  DGK_THROW_IF((nodal_family && k.basis != TetBasis::Nodal) || (bernstein_family && k.basis != TetBasis::Bernstein),
                "--kernel " << family << " belongs to the " << (nodal_family ? "nodal" : "bernstein")
                            << " basis, not to --basis " << basis
-                           << " (nodal: thread, blocked, tuned; bernstein: sparse, optimal)");
+                           << " (nodal: thread, blocked, tuned; bernstein: sparse, optimal, tuned)");
   if (colon != std::string::npos) {
     DGK_THROW_IF(k.family != TetKernelFamily::Blocked,
                  "--kernel '" << kernel << "': only blocked takes :E (elements per team)");
@@ -119,13 +121,14 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
 }
 
 std::vector<TetKernels> all_tet_kernels() {
-  std::vector<TetKernels> all(5);
+  std::vector<TetKernels> all(6);
   all[0].family = TetKernelFamily::Thread;
   all[1].family = TetKernelFamily::Blocked;
   all[2].family = TetKernelFamily::Tuned;
-  all[3].basis = all[4].basis = TetBasis::Bernstein;
+  all[3].basis = all[4].basis = all[5].basis = TetBasis::Bernstein;
   all[3].family = TetKernelFamily::Sparse;
   all[4].family = TetKernelFamily::Optimal;
+  all[5].family = TetKernelFamily::Tuned;
   return all;
 }
 

@@ -596,8 +596,10 @@ NodalTuning tuning_of(const nlohmann::json& j) {
 }
 
 nlohmann::json key_json(const TuningKey& k) {
-  return {{"physics", k.physics}, {"order", k.order}, {"precision", k.precision}, {"backend", k.backend},
-          {"device", k.device}};
+  nlohmann::json j = {{"physics", k.physics}, {"order", k.order}, {"precision", k.precision}, {"backend", k.backend},
+                      {"device", k.device}};
+  if (k.basis != "nodal") j["basis"] = k.basis;  // the caches of the nodal basis stay as they were
+  return j;
 }
 
 nlohmann::json read_cache(const std::string& path) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -429,6 +430,37 @@ TEST(BernsteinTet, ReferenceGradientMatchesTheNodalRoute) {
       // Dense: VBinv (d psi / dr) T, the orthonormal basis' derivative carried to Bernstein form.
       EXPECT_LT(test::max_abs(g[c] - *dense[c]), transform_tol(bb, test::max_abs(*dense[c])))
           << at(n) << ", direction " << c;
+    }
+  }
+}
+
+TEST(BernsteinTet, DenseOperatorsKeepTheSparseZeros) {
+  for (int n = 1; n <= kMaxOrder; ++n) {
+    const TetBernstein& bb = bern(n);
+    const TetBernsteinDense d = tet_bernstein_dense_operators(bb);
+    const auto g = sparse_gradient(bb);
+    EXPECT_EQ(test::max_abs(d.Dr - g[0]), 0.0) << at(n);
+    EXPECT_EQ(test::max_abs(d.Ds - g[1]), 0.0) << at(n);
+    EXPECT_EQ(test::max_abs(d.Dt - g[2]), 0.0) << at(n);
+    const Eigen::MatrixXd l0 = sparse_l0(bb), el = sparse_el(bb);
+    const int nfp = bb.nfp;
+    ASSERT_EQ(d.LIFT.rows(), bb.np);
+    ASSERT_EQ(d.LIFT.cols(), Eigen::Index{tet_nfaces} * nfp);
+    for (int f = 0; f < tet_nfaces; ++f) {
+      const Eigen::MatrixXd ef = el.middleCols(Eigen::Index{f} * nfp, nfp);
+      const Eigen::MatrixXd lf = d.LIFT.middleCols(Eigen::Index{f} * nfp, nfp);
+      // Entry (m, j) sums at most el_width products el(m, p) l0(p, j), in some order: within
+      // el_width eps of the sum of their magnitudes; where no product is nonzero, exactly zero.
+      const Eigen::MatrixXd magnitude = ef.cwiseAbs() * l0.cwiseAbs(), product = ef * l0;
+      const double eps = std::numeric_limits<double>::epsilon();
+      int zeros_broken = 0;
+      for (int m = 0; m < bb.np; ++m) {
+        for (int j = 0; j < nfp; ++j) {
+          EXPECT_LE(std::abs(lf(m, j) - product(m, j)), bb.el_width * eps * magnitude(m, j)) << at(n, f);
+          if (magnitude(m, j) == 0.0 && lf(m, j) != 0.0) ++zeros_broken;
+        }
+      }
+      EXPECT_EQ(zeros_broken, 0) << at(n, f);
     }
   }
 }

@@ -754,6 +754,57 @@ TYPED_TEST(TunedKernels, TheGathersTakeTheFaceCodesOrTheMap) {
   }
 }
 
+// The tuned kernels run on the Bernstein basis with the dense forms of its operators: one step
+// of each variant (the straightforward kernels; the fused stage in three shapes on the tensor
+// cores) ends where the Bernstein kernels of paper 002 (sparse derivative, lift slice by slice)
+// end, to the rounding of the longer sums.
+TYPED_TEST(TunedKernels, TheBernsteinBasisRunsTheTunedKernels) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  const Backend backend = BackendOf<Space>::value;
+  const auto mesh = test_box();
+  const std::vector<int> bcs(8, 0);
+  physics::TetKernels bernstein = tuned_family(), optimal;
+  bernstein.basis = optimal.basis = physics::TetBasis::Bernstein;
+  optimal.family = TetKernelFamily::Optimal;
+  nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
+  lanes.volume_shape.lane_update = true;
+  int stages = 0;
+  for (int order = 1; order <= std::min(5, max_compiled_order); ++order) {
+    auto ref = physics::make_tet_solver("maxwell3d", backend, "double", order, optimal, mesh, bcs);
+    ref->set_fields(test_fields, 0.0);
+    const double dt = ref->max_dt(0.5);
+    ref->step(dt);
+    const std::vector<double> expected = ref->host_fields();
+    double scale = 0;
+    for (double v : expected) scale = std::max(scale, std::abs(v));
+    // Five stages, each value a sum of at most np + 4 nfp terms, carried to the nodes by VB
+    // (condition number below 20 up to N = 5).
+    const int np = (order + 1) * (order + 2) * (order + 3) / 6, nfp = (order + 1) * (order + 2) / 2;
+    const double tol = 5.0 * 20.0 * (np + 4 * nfp) * std::numeric_limits<double>::epsilon() * scale;
+    for (const nt::NodalTuning& t : {nt::NodalTuning{}, nt::lane_stage_in_registers(1, 1, false, false, 0),
+                                     nt::lane_stage_in_registers(2, 1, false, true, 0), lanes}) {
+      auto sim = physics::make_tet_solver("maxwell3d", backend, "double", order, bernstein, mesh, bcs);
+      auto& tunable = dynamic_cast<NodalTunable&>(*sim);
+      if (!tunable.infeasible(t).empty()) continue;
+      tunable.set_tuning(t);
+      sim->set_fields(test_fields, 0.0);
+      sim->step(dt);
+      const std::vector<double> q = sim->host_fields();
+      ASSERT_EQ(q.size(), expected.size());
+      double diff = 0;
+      for (std::size_t i = 0; i < q.size(); ++i) diff = std::max(diff, std::abs(q[i] - expected[i]));
+      EXPECT_LE(diff, tol) << "order " << order << ": " << physics::to_string(t);
+      // The tuner's check against the straightforward kernels on the same operators.
+      EXPECT_LE(tunable.stage_deviation(), 1.0) << "order " << order << ": " << physics::to_string(t);
+      if (t.mode == nt::LiftMode::FusedStage) ++stages;
+    }
+  }
+  if (tensor_cores(backend, "double")) {
+    EXPECT_GE(stages, std::min(5, max_compiled_order));
+  }
+}
+
 TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";

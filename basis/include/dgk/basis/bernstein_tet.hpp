@@ -194,4 +194,14 @@ void bb_face_reduction_add(const TetBernstein& bb, int face, const double* v, do
 /// out (np) = L flux through L_0 and Algorithm 1 on each face (the "optimal" surface lift).
 void bb_apply_lift_optimal(const TetBernstein& bb, const double* flux, double* out);
 
+/// The reference operators as dense matrices assembled from the sparse tables (each column the
+/// sparse form applied to a unit vector): D_r, D_s, D_t (np x np) and L = E_L (L_0 | ... | L_0)
+/// (np x 4 nfp). They equal Dr, Ds, Dt and LIFT of TetBernstein up to rounding, without the
+/// Vandermonde route's rounding noise: an entry the sparse factors leave zero is zero. The tuned
+/// kernels run on Bernstein coefficients with these.
+struct TetBernsteinDense {
+  Eigen::MatrixXd Dr, Ds, Dt, LIFT;
+};
+TetBernsteinDense tet_bernstein_dense_operators(const TetBernstein& bb);
+
 }  // namespace dgk::basis

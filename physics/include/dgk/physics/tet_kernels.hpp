@@ -7,6 +7,8 @@
 //                        (dgk/physics/tet_tuning.hpp); the default of the nodal basis
 //   bernstein sparse     sparse derivative (Algorithm 2), lift as E_L after L_0 (Algorithm 3)
 //   bernstein optimal    sparse derivative, lift slice by slice (Algorithm 1)
+//   bernstein tuned      the tuned kernels above on Bernstein coefficients, with the dense forms
+//                        of the Bernstein D_r, D_s, D_t and LIFT (basis::tet_bernstein_dense_operators)
 // (dgk/kernels/bernstein_tet/kernels.hpp). All compute the same semi-discretization: the
 // Bernstein and nodal bases span the same space.
 #pragma once
@@ -33,8 +35,8 @@ struct TetKernels {
 };
 
 /// Parses --basis nodal|bernstein and --kernel auto|thread|blocked[:E]|tuned|sparse|optimal (E:
-/// elements per team of the blocked kernels; auto: tuned for nodal, optimal for bernstein);
-/// throws dgk::Error for an unknown name or a kernel of the other basis.
+/// elements per team of the blocked kernels; auto: tuned for nodal, optimal for bernstein; tuned
+/// for either); throws dgk::Error for an unknown name or a kernel of the other basis.
 TetKernels parse_tet_kernels(const std::string& basis, const std::string& kernel);
 
 /// "nodal thread", "bernstein optimal", "nodal blocked:4", "nodal tuned (volume micro k=4 ...)"

@@ -107,7 +107,17 @@ class TetSolver final : public Simulation, public NodalTunable {
       });
     }
 
-    // Reference operators, rounded once.
+    // Reference operators, rounded once: the nodal ones, or for the Bernstein basis its D_r, D_s,
+    // D_t and L as dense matrices (for the kernels of the nodal family, which then run on
+    // coefficients; the flux gather is the same, see surface()).
+    const basis::TetBernsteinDense bdense = bernstein() ? basis::tet_bernstein_dense_operators(*m_bb)
+                                                        : basis::TetBernsteinDense{};
+    const Eigen::MatrixXd& Dr = bernstein() ? bdense.Dr : m_ref.Dr;
+    const Eigen::MatrixXd& Ds = bernstein() ? bdense.Ds : m_ref.Ds;
+    const Eigen::MatrixXd& Dt = bernstein() ? bdense.Dt : m_ref.Dt;
+    const Eigen::MatrixXd& LIFT = bernstein() ? bdense.LIFT : m_ref.LIFT;
+    m_dsum = (Dr.cwiseAbs() + Ds.cwiseAbs() + Dt.cwiseAbs()).rowwise().sum().maxCoeff();
+    m_lsum = LIFT.cwiseAbs().rowwise().sum().maxCoeff();
     auto& ops = m_ops;
     ops.Dr = decltype(ops.Dr)("dgk::nodal_tet::Dr", np, np);
     ops.Ds = decltype(ops.Ds)("dgk::nodal_tet::Ds", np, np);
@@ -119,11 +129,11 @@ class TetSolver final : public Simulation, public NodalTunable {
     auto hF = Kokkos::create_mirror_view(ops.fmask);
     for (int i = 0; i < np; ++i) {
       for (int j = 0; j < np; ++j) {
-        hDr(i, j) = Real(m_ref.Dr(i, j));
-        hDs(i, j) = Real(m_ref.Ds(i, j));
-        hDt(i, j) = Real(m_ref.Dt(i, j));
+        hDr(i, j) = Real(Dr(i, j));
+        hDs(i, j) = Real(Ds(i, j));
+        hDt(i, j) = Real(Dt(i, j));
       }
-      for (int k = 0; k < 4 * nfp; ++k) hL(i, k) = Real(m_ref.LIFT(i, k));
+      for (int k = 0; k < 4 * nfp; ++k) hL(i, k) = Real(LIFT(i, k));
     }
     for (int f = 0; f < 4; ++f)
       for (int i = 0; i < nfp; ++i) hF(f, i) = m_ref.fmask[f][static_cast<std::size_t>(i)];
@@ -504,6 +514,31 @@ class TetSolver final : public Simulation, public NodalTunable {
     c[2] = {"lift", K * nf * np * 4 * nfp * 2, K * nf * (4 * nfp + 2 * np) * w};
     // update: 5 flops per value; reads q, res, rhs, writes q, res.
     c[3] = {"update", K * nf * np * 5, K * nf * np * 5 * w};
+    if (bernstein()) {
+      // Only the useful (non-padding) entries of the sparse operators count, also for the tuned
+      // kernels, which multiply their dense forms (the fewest flops, so a stricter bound); the
+      // memory traffic is that of the nodal stages (the sparse tables are small and stay in cache).
+      // volume (Algorithm 2): four barycentric derivatives of 4 terms each, their differences
+      // (d/dr = (D1 - D0) / 2, ...), the chain rule and the physics.
+      c[0].flops = K * np * (nf * (4 * 4 * 2 + 3 * 2 + 3 * 5) + Physics::volume_flops);
+      double l0 = 0, el = 0;
+      for (int v : m_bb->l0_nnz) l0 += v;
+      for (int v : m_bb->el_nnz) el += v;
+      // L_0 on the four faces' flux, then the accumulation into rhs.
+      const double l0_flops = nf * 4 * 2 * l0;
+      if (m_kernels.family == TetKernelFamily::Sparse) {
+        // Algorithm 3: E_L's useful entries (all four faces).
+        c[2].flops = K * (l0_flops + nf * 2 * el);
+      } else {
+        // Algorithm 1 (the fewest, also for the tuned kernels): per face, N one-degree
+        // reductions of 3 terms per output (rows of degree m - 1 for m = 1..N), each layer
+        // scaled by ell_i and added into its volume rows.
+        const int n = m_order;
+        double reduce = 0;
+        for (int m = 1; m <= n; ++m) reduce += 3.0 * 2 * basis::tri_np(m - 1);
+        c[2].flops = K * (l0_flops + nf * 4 * (reduce + 2 * np));
+      }
+    }
     if (mode() != LiftMode::Split) {
       // The fused kernel: the gather's and the lift's flops; its traffic is the gather's without
       // the flux store, and the lift's without the flux load.
@@ -520,29 +555,6 @@ class TetSolver final : public Simulation, public NodalTunable {
       // face data and res, writes res and the new q; no rhs.
       return {{"volume+surface+lift+update", c[0].flops + fused.flops,
                K * (4 * nf * np + 9 + 2) * w + gather_bytes - K * 4 * nfp * nf * w}};
-    }
-    if (bernstein()) {
-      // Only the useful (non-padding) entries of the sparse operators count; the memory traffic
-      // is that of the nodal stages (the sparse tables are small and stay in cache).
-      // volume (Algorithm 2): four barycentric derivatives of 4 terms each, their differences
-      // (d/dr = (D1 - D0) / 2, ...), the chain rule and the physics.
-      c[0].flops = K * np * (nf * (4 * 4 * 2 + 3 * 2 + 3 * 5) + Physics::volume_flops);
-      double l0 = 0, el = 0;
-      for (int v : m_bb->l0_nnz) l0 += v;
-      for (int v : m_bb->el_nnz) el += v;
-      // L_0 on the four faces' flux, then the accumulation into rhs.
-      const double l0_flops = nf * 4 * 2 * l0;
-      if (m_kernels.family == TetKernelFamily::Sparse) {
-        // Algorithm 3: E_L's useful entries (all four faces).
-        c[2].flops = K * (l0_flops + nf * 2 * el);
-      } else {
-        // Algorithm 1: per face, N one-degree reductions of 3 terms per output (rows of degree
-        // m - 1 for m = 1..N), each layer scaled by ell_i and added into its volume rows.
-        const int n = m_order;
-        double reduce = 0;
-        for (int m = 1; m <= n; ++m) reduce += 3.0 * 2 * basis::tri_np(m - 1);
-        c[2].flops = K * (l0_flops + nf * 4 * (reduce + 2 * np));
-      }
     }
     return c;
   }
@@ -617,7 +629,6 @@ class TetSolver final : public Simulation, public NodalTunable {
 
   // --- NodalTunable ------------------------------------------------------------------------
   std::string infeasible(const NodalTuning& t) const override {
-    if (bernstein()) return "the tuned kernels are those of the nodal basis";
     std::string why;
     auto valid = [&](const kernels::nodal_tet::MicroShape& s, const char* what) {
       std::ostringstream o;
@@ -843,8 +854,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     m_kernels = mine;
     const double qmax = nodal_state::max_abs_difference(m_space, q0, FieldView(), owned, m_dist.get());
     const double eps = std::numeric_limits<Real>::epsilon();
-    const double dsum = (m_ref.Dr.cwiseAbs() + m_ref.Ds.cwiseAbs() + m_ref.Dt.cwiseAbs()).rowwise().sum().maxCoeff();
-    const double lsum = m_ref.LIFT.cwiseAbs().rowwise().sum().maxCoeff();
+    const double dsum = m_dsum, lsum = m_lsum;
     double metric = 0, fscale = 0, speed = 0;
     for (int e = 0; e < m_mesh.num_elements; ++e) {
       for (double g : m_geo.drdx[e]) metric = std::max(metric, std::abs(g));
@@ -953,6 +963,7 @@ class TetSolver final : public Simulation, public NodalTunable {
   FieldView m_q_next;                   // the fused-update kernels' second field buffer
   Kokkos::View<Real*, Mem> m_tensor_D;  // the tensor-core volume kernel's operator fragments
   Kokkos::View<Real*, Mem> m_tensor_L;  // the tensor-core lift kernel's operator fragments
+  double m_dsum = 0, m_lsum = 0;  // the operators' largest absolute row sums (stage_deviation)
   // The shared-memory carveout all tuned kernels of a stage use: the largest any of them needs
   // (-1 until they run; dgk/core/shared_carveout.hpp). Raised by the launches, so mutable.
   mutable int m_stage_carveout = -1;

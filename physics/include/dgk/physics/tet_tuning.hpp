@@ -105,6 +105,9 @@ struct TuningKey {
   std::string precision;  ///< "float", "double"
   std::string backend;    ///< "cuda", "openmp", "serial"
   std::string device;
+  /// "nodal" or "bernstein": the tuned kernels on the Bernstein basis' operators may choose
+  /// otherwise (a cache entry without it is nodal).
+  std::string basis = "nodal";
 };
 
 struct TuningTrial {
