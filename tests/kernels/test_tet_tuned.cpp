@@ -373,6 +373,26 @@ physics::TetKernels tuned_family() {
   return k;
 }
 
+/// The fused stage in three shapes (one warp, fields in registers): w_s = 1; w_s = 2 with
+/// asynchronous copies (two groups in sequence); w_s = 1 with the lanes' update.
+std::vector<nt::NodalTuning> fused_stage_shapes() {
+  nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
+  lanes.volume_shape.lane_update = true;
+  return {nt::lane_stage_in_registers(1, 1, false, false, 0), nt::lane_stage_in_registers(2, 1, false, true, 0), lanes};
+}
+
+/// The largest absolute difference of two equally long host field vectors, and the largest value.
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+double max_abs(const std::vector<double>& a) {
+  double m = 0;
+  for (double v : a) m = std::max(m, std::abs(v));
+  return m;
+}
+
 /// A maxwell3d solver of the tuned family on `mesh`.
 auto tuned_maxwell(Backend backend, const std::string& precision, int order, const mesh::TetMesh& mesh) {
   return physics::make_tet_solver("maxwell3d", backend, precision, order, tuned_family(), mesh, std::vector<int>(8, 0));
@@ -715,12 +735,9 @@ TYPED_TEST(TunedKernels, TheGathersTakeTheFaceCodesOrTheMap) {
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
   const Backend backend = BackendOf<Space>::value;
   const auto mesh = test_box();
-  nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
-  lanes.volume_shape.lane_update = true;
   int compared = 0;
   for (int order = 1; order <= std::min(6, max_compiled_order); ++order) {
-    for (const nt::NodalTuning& t :
-         {nt::lane_stage_in_registers(1, 1, false, false, 0), nt::lane_stage_in_registers(2, 1, false, true, 0), lanes}) {
+    for (const nt::NodalTuning& t : fused_stage_shapes()) {
       std::vector<double> q[2];
       bool codes[2] = {false, false};
       for (int with = 0; with < 2; ++with) {
@@ -738,13 +755,8 @@ TYPED_TEST(TunedKernels, TheGathersTakeTheFaceCodesOrTheMap) {
       EXPECT_FALSE(codes[0]);
       EXPECT_TRUE(codes[1]) << "order " << order << ": the box mesh has face codes";
       ASSERT_EQ(q[0].size(), q[1].size());
-      double diff = 0, max = 0;
-      for (std::size_t i = 0; i < q[0].size(); ++i) {
-        diff = std::max(diff, std::abs(q[0][i] - q[1][i]));
-        max = std::max(max, std::abs(q[0][i]));
-      }
-      EXPECT_GT(max, 0.0);
-      EXPECT_EQ(diff, 0.0) << "order " << order << ": " << physics::to_string(t);
+      EXPECT_GT(max_abs(q[0]), 0.0);
+      EXPECT_EQ(max_difference(q[0], q[1]), 0.0) << "order " << order << ": " << physics::to_string(t);
       ++compared;
     }
   }
@@ -767,8 +779,8 @@ TYPED_TEST(TunedKernels, TheBernsteinBasisRunsTheTunedKernels) {
   physics::TetKernels bernstein = tuned_family(), optimal;
   bernstein.basis = optimal.basis = physics::TetBasis::Bernstein;
   optimal.family = TetKernelFamily::Optimal;
-  nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
-  lanes.volume_shape.lane_update = true;
+  std::vector<nt::NodalTuning> shapes = fused_stage_shapes();
+  shapes.insert(shapes.begin(), nt::NodalTuning{});  // the straightforward kernels
   int stages = 0;
   for (int order = 1; order <= std::min(5, max_compiled_order); ++order) {
     auto ref = physics::make_tet_solver("maxwell3d", backend, "double", order, optimal, mesh, bcs);
@@ -776,14 +788,12 @@ TYPED_TEST(TunedKernels, TheBernsteinBasisRunsTheTunedKernels) {
     const double dt = ref->max_dt(0.5);
     ref->step(dt);
     const std::vector<double> expected = ref->host_fields();
-    double scale = 0;
-    for (double v : expected) scale = std::max(scale, std::abs(v));
+    const double scale = max_abs(expected);
     // Five stages, each value a sum of at most np + 4 nfp terms, carried to the nodes by VB
     // (condition number below 20 up to N = 5).
     const int np = (order + 1) * (order + 2) * (order + 3) / 6, nfp = (order + 1) * (order + 2) / 2;
     const double tol = 5.0 * 20.0 * (np + 4 * nfp) * std::numeric_limits<double>::epsilon() * scale;
-    for (const nt::NodalTuning& t : {nt::NodalTuning{}, nt::lane_stage_in_registers(1, 1, false, false, 0),
-                                     nt::lane_stage_in_registers(2, 1, false, true, 0), lanes}) {
+    for (const nt::NodalTuning& t : shapes) {
       auto sim = physics::make_tet_solver("maxwell3d", backend, "double", order, bernstein, mesh, bcs);
       auto& tunable = dynamic_cast<NodalTunable&>(*sim);
       if (!tunable.infeasible(t).empty()) continue;
@@ -792,9 +802,7 @@ TYPED_TEST(TunedKernels, TheBernsteinBasisRunsTheTunedKernels) {
       sim->step(dt);
       const std::vector<double> q = sim->host_fields();
       ASSERT_EQ(q.size(), expected.size());
-      double diff = 0;
-      for (std::size_t i = 0; i < q.size(); ++i) diff = std::max(diff, std::abs(q[i] - expected[i]));
-      EXPECT_LE(diff, tol) << "order " << order << ": " << physics::to_string(t);
+      EXPECT_LE(max_difference(q, expected), tol) << "order " << order << ": " << physics::to_string(t);
       // The tuner's check against the straightforward kernels on the same operators.
       EXPECT_LE(tunable.stage_deviation(), 1.0) << "order " << order << ": " << physics::to_string(t);
       if (t.mode == nt::LiftMode::FusedStage) ++stages;

@@ -854,7 +854,6 @@ class TetSolver final : public Simulation, public NodalTunable {
     m_kernels = mine;
     const double qmax = nodal_state::max_abs_difference(m_space, q0, FieldView(), owned, m_dist.get());
     const double eps = std::numeric_limits<Real>::epsilon();
-    const double dsum = m_dsum, lsum = m_lsum;
     double metric = 0, fscale = 0, speed = 0;
     for (int e = 0; e < m_mesh.num_elements; ++e) {
       for (double g : m_geo.drdx[e]) metric = std::max(metric, std::abs(g));
@@ -864,7 +863,7 @@ class TetSolver final : public Simulation, public NodalTunable {
     metric = comm().max(metric);
     fscale = comm().max(fscale);
     speed = comm().max(speed);
-    const double bound = speed * (6 * dsum * metric + 24 * lsum * fscale) * qmax;
+    const double bound = speed * (6 * m_dsum * metric + 24 * m_lsum * fscale) * qmax;
     const double allowance = eps * (16 * qmax + 4.0 * (m_ref.np + 4 * m_ref.nfp) * dt * bound);
     return diff == 0 ? 0.0 : diff / std::max(allowance, std::numeric_limits<double>::min());
   }
