@@ -428,22 +428,24 @@ TuningResult tune_nodal(NodalTunable& solver, int elements, int reps, std::ostre
   }
 
   // 4. Whole stages: the finalists in turn over three rounds, each its median. A stage of two
-  // kernels also with the next volume kernels of step 1 within near_volume of the fastest: two
-  // volumes that tie alone can differ in a stage, where the lift follows them. A stage of two
-  // kernels or more also with one shared-memory carveout for its kernels (where the build fits
-  // carveouts): its kernels' own carveouts can cost more in a stage than each saves alone
+  // kernels also with the next_volumes volume kernels of step 1 that follow the fastest,
+  // whatever their times alone: the order of volumes alone need not hold in a stage, where the
+  // lift follows them (docs/PERFORMANCE.md, "The tuner's volumes in whole stages"). A stage of
+  // two kernels or more also with one shared-memory carveout for its kernels (where the build
+  // fits carveouts): its kernels' own carveouts can cost more in a stage than each saves alone
   // (dgk/core/shared_carveout.hpp).
-  constexpr double near_volume = 1.02;
-  constexpr std::size_t near_volumes = 2;
+  constexpr std::size_t next_volumes = 2;
   for (std::size_t i = 0, n = finalists.size(); i < n; ++i) {
     if (finalists[i].mode == LiftMode::FusedStage || finalists[i].lift == StageKernel::Batched) continue;
-    for (std::size_t v = 1; v < vol.size() && v <= near_volumes; ++v) {
-      if (vol[v].seconds > near_volume * vol.front().seconds) break;
+    std::size_t taken = 0;
+    for (std::size_t v = 1; v < vol.size() && taken < next_volumes; ++v) {
       NodalTuning t = finalists[i];
       t.volume = vol[v].tuning.volume;
       t.volume_shape = vol[v].tuning.volume_shape;
       if (t.volume == StageKernel::Batched) continue;  // its batch is the lift's too
-      if (solver.infeasible(t).empty()) finalists.push_back(t);
+      if (!solver.infeasible(t).empty()) continue;
+      finalists.push_back(t);
+      ++taken;
     }
   }
   for (std::size_t i = 0, n = finalists.size(); i < n; ++i) {

@@ -18,9 +18,12 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -1219,12 +1222,12 @@ TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
 
 /// A solver whose stages with some tunings compute something else (as a kernel miscompiled for
 /// a device would), and are the fastest: only the tuner's check keeps them out. With `factor`,
-/// each tuning's times are also scaled by factor(tuning), as a device where it runs that much
-/// faster or slower would measure.
+/// each tuning's times are also scaled by factor(tuning, part timed), as a device where it runs
+/// that much faster or slower would measure.
 class WrongStages : public NodalTunable {
  public:
   WrongStages(NodalTunable& inner, std::function<bool(const nt::NodalTuning&)> wrong,
-              std::function<double(const nt::NodalTuning&)> factor = {})
+              std::function<double(const nt::NodalTuning&, physics::TunedPart)> factor = {})
       : m_inner(inner), m_wrong(std::move(wrong)), m_factor(std::move(factor)) {}
   std::string infeasible(const nt::NodalTuning& t) const override { return m_inner.infeasible(t); }
   void set_tuning(const nt::NodalTuning& t) override {
@@ -1232,7 +1235,7 @@ class WrongStages : public NodalTunable {
     m_inner.set_tuning(t);
   }
   double time_part(physics::TunedPart part, int reps) override {
-    const double t = m_inner.time_part(part, reps) * (m_factor ? m_factor(m_current) : 1.0);
+    const double t = m_inner.time_part(part, reps) * (m_factor ? m_factor(m_current, part) : 1.0);
     return m_wrong(m_current) ? t * 1e-3 : t;
   }
   double stage_deviation() override { return m_wrong(m_current) ? 1e6 : m_inner.stage_deviation(); }
@@ -1247,17 +1250,28 @@ class WrongStages : public NodalTunable {
  private:
   NodalTunable& m_inner;
   std::function<bool(const nt::NodalTuning&)> m_wrong;
-  std::function<double(const nt::NodalTuning&)> m_factor;
+  std::function<double(const nt::NodalTuning&, physics::TunedPart)> m_factor;
   nt::NodalTuning m_current;
+};
+
+/// What the tuner tests tune: a double Maxwell solver of the tuned family of order `order` on the
+/// test box, its fields set.
+struct TunerSubject {
+  TunerSubject(Backend backend, int order)
+      : mesh(test_box()), sim(tuned_maxwell(backend, "double", order, mesh)) {
+    sim->set_fields(test_fields, 0.0);
+  }
+  NodalTunable& tunable() { return dynamic_cast<NodalTunable&>(*sim); }
+  mesh::TetMesh mesh;
+  std::unique_ptr<Simulation> sim;
 };
 
 TYPED_TEST(TunedKernels, TunerRefusesAStageThatComputesSomethingElse) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
-  const auto mesh = test_box();
-  auto sim = tuned_maxwell(BackendOf<Space>::value, "double", 2, mesh);
-  sim->set_fields(test_fields, 0.0);
-  auto& inner = dynamic_cast<NodalTunable&>(*sim);
+  TunerSubject subject(BackendOf<Space>::value, 2);
+  const auto& mesh = subject.mesh;
+  auto& inner = subject.tunable();
   // The fused-update stages wrong: another mode is chosen, and each refusal is reported.
   WrongStages fused_update(inner, [](const nt::NodalTuning& t) { return t.mode == nt::LiftMode::FusedUpdate; });
   const auto r = physics::tune_nodal(fused_update, mesh.num_elements(), 1);
@@ -1281,10 +1295,9 @@ TYPED_TEST(TunedKernels, TunerTimesTheLanesUpdateWhateverLeadsItsFirstRound) {
   const Backend backend = BackendOf<Space>::value;
   if (!physics::tet_solvers_built(backend)) GTEST_SKIP() << "no solvers for this backend in this build";
   if (!tensor_cores(backend, "double")) GTEST_SKIP() << "the lanes' update is a tensor-core kernel";
-  const auto mesh = test_box();
-  auto sim = tuned_maxwell(backend, "double", 3, mesh);
-  sim->set_fields(test_fields, 0.0);
-  auto& inner = dynamic_cast<NodalTunable&>(*sim);
+  TunerSubject subject(backend, 3);
+  const auto& mesh = subject.mesh;
+  auto& inner = subject.tunable();
   // A device where the fused stages with their fields in registers are slow unless their lanes
   // update the values they finish, which are fast: no shape with its fields in registers leads
   // the first round, and the lanes' update must still be found, and refined.
@@ -1293,7 +1306,7 @@ TYPED_TEST(TunedKernels, TunerTimesTheLanesUpdateWhateverLeadsItsFirstRound) {
   };
   WrongStages skewed(
       inner, [](const nt::NodalTuning&) { return false; },
-      [&](const nt::NodalTuning& t) {
+      [&](const nt::NodalTuning& t, physics::TunedPart) {
         if (!stage_in_registers(t)) return 1.0;
         return t.volume_shape.lane_update ? 1e-2 : 10.0;
       });
@@ -1303,6 +1316,48 @@ TYPED_TEST(TunedKernels, TunerTimesTheLanesUpdateWhateverLeadsItsFirstRound) {
     const auto& s = t.tuning.volume_shape;
     return stage_in_registers(t.tuning) && s.lane_update && (s.paired_tiles || s.sequential > 1 || s.max_registers > 0);
   })) << "no refinement of the lanes' update was timed";
+  EXPECT_TRUE(r.rejected.empty());
+}
+
+TYPED_TEST(TunedKernels, TunerTimesTheNextVolumesInWholeStages) {
+  using Space = TypeParam;
+  if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";
+  TunerSubject subject(BackendOf<Space>::value, 2);
+  const auto& mesh = subject.mesh;
+  auto& inner = subject.tunable();
+  // A device where the straightforward volume kernel is by far the fastest alone and by far the
+  // slowest in a stage: the stages of two kernels must also be timed with the volumes that
+  // follow it alone, however much slower, and one of those must win.
+  const auto thread_volume = [](const nt::NodalTuning& t) {
+    return t.mode != nt::LiftMode::FusedStage && t.volume == nt::StageKernel::Thread;
+  };
+  WrongStages skewed(
+      inner, [](const nt::NodalTuning&) { return false; },
+      [&](const nt::NodalTuning& t, physics::TunedPart part) {
+        if (!thread_volume(t) || part == physics::TunedPart::Lift) return 1.0;
+        return part == physics::TunedPart::Volume ? 1e-3 : 1e3;
+      });
+  const auto r = physics::tune_nodal(skewed, mesh.num_elements(), 1);
+  EXPECT_FALSE(thread_volume(r.choice)) << physics::to_string(r.choice);
+  // Each stage timed with the straightforward volume and a lift that is not batched (whose batch
+  // would be the volume's too) was also timed with two other volumes.
+  const auto split = [](const nt::NodalTuning& t) {
+    const std::string s = physics::to_string(t);
+    const auto at = s.find("; ");
+    return std::make_pair(s.substr(0, at), at == std::string::npos ? std::string() : s.substr(at + 2));
+  };
+  int checked = 0;
+  for (const auto& t : r.trials) {
+    if (t.part != "stage" || !thread_volume(t.tuning) || t.tuning.lift == nt::StageKernel::Batched) continue;
+    const std::string lift = split(t.tuning).second;
+    std::set<std::string> volumes;
+    for (const auto& u : r.trials)
+      if (u.part == "stage" && !thread_volume(u.tuning) && u.tuning.mode == t.tuning.mode && split(u.tuning).second == lift)
+        volumes.insert(split(u.tuning).first);
+    EXPECT_GE(volumes.size(), 2u) << lift;
+    ++checked;
+  }
+  EXPECT_GE(checked, 2);
   EXPECT_TRUE(r.rejected.empty());
 }
 

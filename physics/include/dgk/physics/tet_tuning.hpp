@@ -33,7 +33,8 @@
 //     volume kernel but timed as whole stages, its first round also with the update by the lanes
 //     (fields in registers, x warps), whose refinements follow for the three best;
 //  4. the whole RK stage for the best of each mode, with the best volume kernel and with the
-//     next two volume kernels within 2% of it, and the best fused stage: the fastest stage wins.
+//     next two volume kernels (whatever their times alone), and the best fused stage: the
+//     fastest stage wins.
 // Candidates that cannot launch (scratch or threads beyond the backend's limits) are skipped.
 // Every stage timed in 3 and 4 is first checked against the straightforward kernels' stage from
 // the same state (NodalTunable::stage_deviation): one that does not compute it (a kernel wrong
