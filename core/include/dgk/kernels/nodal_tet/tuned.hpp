@@ -856,6 +856,8 @@ struct TunedKernels {
     // With lanes_pair_loads a second copy follows, in pairs of k-steps.
     const int cols = static_cast<int>(M[0].extent(1)), steps = (cols + 3) / 4,
               pairs = lanes_pair_loads ? (steps + 1) / 2 : 0;
+    // The divisor of the pairs' branch, never zero (that branch runs only where pairs > 0).
+    const int pair_div = pairs > 0 ? pairs : 1;
     const std::size_t single = static_cast<std::size_t>(count) * mtd * steps * 32;
     Kokkos::View<Real*, Mem> frag("dgk::nodal_tet::tensor_fragments",
                                   single + static_cast<std::size_t>(count) * mtd * pairs * 64);
@@ -873,8 +875,8 @@ struct TunedKernels {
                              const std::size_t y = x - single;
                              l = static_cast<int>((y / 2) % 32);
                              const int f = static_cast<int>(y / 64);
-                             ks = 2 * (f % pairs) + static_cast<int>(y % 2);
-                             tile = f / pairs;
+                             ks = 2 * (f % pair_div) + static_cast<int>(y % 2);
+                             tile = f / pair_div;
                            }
                            const int d = tile / mtd;
                            const int row = (tile % mtd) * 8 + l / 4, col = ks * 4 + l % 4;
