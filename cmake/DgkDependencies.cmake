@@ -23,6 +23,21 @@ find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 if(Kokkos_ENABLE_CUDA)
   kokkos_check(OPTIONS CUDA_LAMBDA)
   set(DGK_ENABLE_CUDA ON)
+  # Which ptxas assembles the device code: scripts/deps.sh's compiler wrapper answers
+  # --dgk-codegen (another compiler leaves it unknown). Recorded in the reports and in the key of
+  # tuned choices on the GPU.
+  if(NOT DEFINED DGK_CUDA_CODEGEN)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} --dgk-codegen OUTPUT_VARIABLE _dgk_codegen
+                    RESULT_VARIABLE _dgk_codegen_rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(_dgk_codegen_rc EQUAL 0 AND _dgk_codegen MATCHES "^ptxas [0-9.]+$")
+      set(DGK_CUDA_CODEGEN "${_dgk_codegen}" CACHE STRING "The ptxas that assembles the device code")
+    else()
+      set(DGK_CUDA_CODEGEN "" CACHE STRING "The ptxas that assembles the device code")
+    endif()
+  endif()
+  if(DGK_CUDA_CODEGEN)
+    message(STATUS "dgk: device code assembled by ${DGK_CUDA_CODEGEN}")
+  endif()
 else()
   set(DGK_ENABLE_CUDA OFF)
 endif()

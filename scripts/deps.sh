@@ -12,6 +12,10 @@
 #   DGK_CACHE_DIR   where the Kokkos builds and the source package live
 #                   (default: ${XDG_CACHE_HOME:-$HOME/.cache}/dgk)
 #   DGK_JOBS        parallel build jobs (default: the CPUs this process may use, scripts/cpus.sh)
+#   DGK_CUDA_CODEGEN (cuda) which ptxas and fatbinary turn nvcc's PTX into sm_90 code: a directory
+#                   holding both from a CUDA toolkit of release 12 or newer, `nvcc` for nvcc
+#                   11.8's own, or `auto` (default): the first ptxas on PATH of release 12 or
+#                   newer with a fatbinary beside it, else nvcc's own. See docs/GPU.md.
 set -euo pipefail
 
 config="${1:-host}"
@@ -132,17 +136,57 @@ case "$config" in
     export NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
     wrapper="$cache/bin/nvcc-sm90"
     mkdir -p "$cache/bin"
+    # The device code generator: nvcc 11.8 compiles to PTX; a newer toolkit's ptxas (and the
+    # fatbinary that packs its cubins) may assemble that PTX for sm_90. Links to the two go into
+    # a directory of their own, which the wrapper puts first on PATH, so that nvcc 11.8 itself
+    # and the rest of its tools stay Debian's.
+    codegen="${DGK_CUDA_CODEGEN:-auto}"
+    release_of() { "$1" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' | head -n1; }
+    if [ "$codegen" = auto ]; then
+      codegen=nvcc
+      while read -r p; do
+        r=$(release_of "$p")
+        if [ -n "$r" ] && [ "${r%%.*}" -ge 12 ] && [ -x "$(dirname "$p")/fatbinary" ]; then
+          codegen=$(dirname "$p")
+          break
+        fi
+      done < <(type -ap ptxas | grep -v '^/usr/bin/ptxas$' || true)
+    fi
+    codegen_dir=""
+    if [ "$codegen" != nvcc ]; then
+      [ -x "$codegen/ptxas" ] && [ -x "$codegen/fatbinary" ] ||
+        { echo "deps.sh: DGK_CUDA_CODEGEN=$codegen holds no ptxas and fatbinary (or use 'nvcc' or 'auto')" >&2; exit 2; }
+      r=$(release_of "$codegen/ptxas")
+      [ -n "$r" ] && [ "${r%%.*}" -ge 12 ] ||
+        { echo "deps.sh: $codegen/ptxas is release '${r:-unknown}'; DGK_CUDA_CODEGEN needs 12 or newer" >&2; exit 2; }
+      codegen_dir="$cache/codegen/cuda-$r"
+      mkdir -p "$codegen_dir"
+      ln -sfn "$codegen/ptxas" "$codegen_dir/ptxas"
+      ln -sfn "$codegen/fatbinary" "$codegen_dir/fatbinary"
+      log "device code generator: ptxas and fatbinary of CUDA $r ($codegen)"
+    else
+      log "device code generator: nvcc 11.8's own ptxas"
+    fi
     cat >"$wrapper.new" <<EOF
 #!/usr/bin/env bash
-# Rewrites Kokkos's Ampere architecture flag to Hopper, then calls nvcc_wrapper.
+# Rewrites Kokkos's Ampere architecture flag to Hopper (and asks for sm_90 where no
+# architecture is given), then calls nvcc_wrapper. With --dgk-codegen it prints which ptxas
+# generates the device code. Written by scripts/deps.sh.
+export PATH=${codegen_dir:+$codegen_dir:}/usr/bin:\$PATH NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
+if [ "\$*" = --dgk-codegen ]; then
+  ptxas --version | sed -n 's/.*release \([0-9.]*\), V\([0-9.]*\).*/ptxas \2/p'
+  exit
+fi
 args=()
+arch=0
 for a in "\$@"; do
   case "\$a" in
-    -arch=sm_80) args+=(-arch=sm_90) ;;
+    -arch=sm_80) args+=(-arch=sm_90); arch=1 ;;
+    -arch=*) args+=("\$a"); arch=1 ;;
     *) args+=("\$a") ;;
   esac
 done
-export PATH=/usr/bin:\$PATH NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
+[ "\$arch" = 1 ] || args=(-arch=sm_90 "\${args[@]}")
 exec "$src/packages/kokkos/bin/nvcc_wrapper" "\${args[@]}"
 EOF
     chmod +x "$wrapper.new" && mv "$wrapper.new" "$wrapper"
@@ -191,11 +235,12 @@ if [ ! -f "$prefix/.complete" ]; then
     -DKokkos_ROOT="$prefix" -DCMAKE_INSTALL_PREFIX="$prefix" >"$bdir.kk.log" 2>&1 || { cat "$bdir.kk.log" >&2; exit 1; }
   cmake --build "$bdir/kk" -j "$jobs" >>"$bdir.kk.log" 2>&1 || { tail -n 50 "$bdir.kk.log" >&2; exit 1; }
   cmake --install "$bdir/kk" >>"$bdir.kk.log" 2>&1
-  [ "$config" = cuda ] && cp "$wrapper" "$prefix/bin/nvcc-sm90"
   rm -rf "$bdir"
   touch "$prefix/.complete"
   log "Kokkos ($config) built in $(($(date +%s) - start)) s"
 else
   log "reusing cached Kokkos ($config): $prefix"
 fi
+# The wrapper next to Kokkos follows the code generator chosen by this run.
+[ "$config" = cuda ] && cp "$wrapper" "$prefix/bin/nvcc-sm90.new" && mv "$prefix/bin/nvcc-sm90.new" "$prefix/bin/nvcc-sm90"
 echo "$prefix"

@@ -16,6 +16,7 @@
 #include "cuda_reference.hpp"
 #include "bench_rows.hpp"
 #include "layout_bench.hpp"
+#include "dgk/backends/codegen.hpp"
 #include "dgk/backends/ceilings.hpp"
 #include "dgk/core/comm.hpp"
 #include "dgk/core/error.hpp"
@@ -239,7 +240,10 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
             << base.reorder << " order: neighbours " << fmt(dgk::mesh::mean_neighbour_distance(nb, 4), 1)
             << " elements apart on average; gathers by " << (gather == "codes" ? "face codes" : "the node map")
             << "), "
-            << dgk::backend_name(backend) << ", " << base.precision << ", median of " << reps << "\n"
+            << dgk::backend_name(backend)
+            << (backend == dgk::Backend::Cuda ? " (device code by " + dgk::backends::device_code_generator() + ")"
+                                              : std::string())
+            << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s"
             << (ceil.tensor_flops_per_s > 0
@@ -249,6 +253,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   Report rep;
   rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
+  if (backend == dgk::Backend::Cuda) rep.set("codegen", dgk::backends::device_code_generator());
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("reorder", base.reorder);
@@ -470,6 +475,7 @@ int run_tune(const CommonOptions& c, const std::string& orders_text, long elemen
   Report rep;
   rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
+  if (backend == dgk::Backend::Cuda) rep.set("codegen", dgk::backends::device_code_generator());
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("cache", dgk::physics::TuningCache().path());

@@ -11,6 +11,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "dgk/backends/codegen.hpp"
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/basis/triangle_nodal.hpp"
 #include "dgk/core/comm.hpp"
@@ -392,6 +393,7 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   r.set("gflops", tp.flops_per_step / s_per_step / 1e9);
   r.set("gbytes_per_s", tp.bytes_per_step / s_per_step / 1e9);
   r.set("backend", sim.backend());
+  if (sim.backend() == "cuda") r.set("codegen", backends::device_code_generator());
   r.set("precision", sim.precision());
   r.set("boundary", cs->bc_summary());
   r.set("initial", cs->initial_summary());

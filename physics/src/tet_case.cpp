@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "dgk/backends/codegen.hpp"
 #include "dgk/basis/tetrahedron.hpp"
 #include "dgk/core/error.hpp"
 #include "dgk/core/parse.hpp"
@@ -136,7 +137,8 @@ void TetCase::apply_tuning(Backend backend) {
   auto* solver = dynamic_cast<NodalTunable*>(m_sim.get());
   DGK_THROW_IF(!solver, "the " << o.name << " solver has no tunable kernels");
   const bool root = !m_dist || m_dist->comm->root();
-  const TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device(), o.basis};
+  TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device(), o.basis};
+  if (backend == Backend::Cuda) key.codegen = backends::device_code_generator();
   const TuningCache cache;
   std::optional<TuningResult> hit;
   if (o.tune != "always") hit = cache.find(key);

@@ -601,6 +601,7 @@ nlohmann::json key_json(const TuningKey& k) {
   nlohmann::json j = {{"physics", k.physics}, {"order", k.order}, {"precision", k.precision}, {"backend", k.backend},
                       {"device", k.device}};
   if (k.basis != "nodal") j["basis"] = k.basis;  // the caches of the nodal basis stay as they were
+  if (!k.codegen.empty()) j["codegen"] = k.codegen;
   return j;
 }
 
@@ -640,24 +641,36 @@ std::string TuningCache::default_path() {
 std::optional<TuningResult> TuningCache::find(const TuningKey& key) const {
   const auto j = read_cache(m_path);
   const auto want = key_json(key);
-  std::size_t index = 0;
-  for (const auto& entry : j["entries"]) {
-    ++index;
+  // An entry of the key's own code generator, else one that names none (tuned before dgk
+  // recorded it).
+  auto unnamed = want;
+  unnamed.erase("codegen");
+  const nlohmann::json* fallback = nullptr;
+  std::size_t index = 0, fallback_index = 0;
+  auto result = [&](const nlohmann::json& entry, std::size_t at) {
+    TuningResult r;
     try {
-      DGK_THROW_IF(!entry.is_object() || !entry.contains("key") || !entry["key"].is_object() ||
-                       !entry.contains("choice"),
-                   "expected an object with a \"key\" object and a \"choice\"");
-      if (entry.at("key") != want) continue;
-      TuningResult r;
       r.choice = tuning_of(entry.at("choice"));
       r.stage_seconds = entry.value("stage_seconds", 0.0);
       r.baseline_seconds = entry.value("baseline_seconds", 0.0);
       r.elements = entry.value("elements", 0);
-      return r;
     } catch (const std::exception& e) {
-      DGK_THROW_IF(true, "tuning cache " << m_path << ", entry " << index << ": " << e.what());
+      DGK_THROW_IF(true, "tuning cache " << m_path << ", entry " << at << ": " << e.what());
+    }
+    return r;
+  };
+  for (const auto& entry : j["entries"]) {
+    ++index;
+    DGK_THROW_IF(!entry.is_object() || !entry.contains("key") || !entry["key"].is_object() || !entry.contains("choice"),
+                 "tuning cache " << m_path << ", entry " << index
+                                 << ": expected an object with a \"key\" object and a \"choice\"");
+    if (entry.at("key") == want) return result(entry, index);
+    if (!fallback && want.contains("codegen") && entry.at("key") == unnamed) {
+      fallback = &entry;
+      fallback_index = index;
     }
   }
+  if (fallback) return result(*fallback, fallback_index);
   return std::nullopt;
 }
 

@@ -1123,6 +1123,40 @@ struct TempCache {
   ~TempCache() { std::filesystem::remove(path); }
 };
 
+// The ptxas that assembled the GPU code is part of a choice's key: an entry of the key's own
+// code generator wins; an entry that names none (tuned before dgk recorded it) serves the code
+// generators that have no entry of their own; an entry of another code generator serves none.
+TEST(TuningCache, TheCodeGeneratorSeparatesChoicesAndAnUnnamedEntryServesTheRest) {
+  TempCache tmp("tuning-codegen");
+  const physics::TuningCache cache(tmp.path);
+  physics::TuningKey unnamed{"maxwell3d", 4, "double", "cuda", "NVIDIA H200"};
+  physics::TuningKey newer = unnamed, older = unnamed;
+  newer.codegen = "ptxas 13.0.88";
+  older.codegen = "ptxas 11.8.89";
+  auto with_seconds = [](double seconds) {
+    physics::TuningResult r;
+    r.stage_seconds = seconds;
+    return r;
+  };
+  cache.store(newer, with_seconds(2e-3));
+  EXPECT_FALSE(cache.find(older)) << "an entry of another code generator serves none";
+  EXPECT_FALSE(cache.find(unnamed));
+  ASSERT_TRUE(cache.find(newer));
+  EXPECT_EQ(cache.find(newer)->stage_seconds, 2e-3);
+  cache.store(unnamed, with_seconds(1e-3));
+  ASSERT_TRUE(cache.find(older));
+  EXPECT_EQ(cache.find(older)->stage_seconds, 1e-3) << "the unnamed entry serves a code generator without one";
+  EXPECT_EQ(cache.find(newer)->stage_seconds, 2e-3) << "an entry of the key's own code generator comes first";
+  EXPECT_EQ(cache.find(unnamed)->stage_seconds, 1e-3);
+  cache.store(older, with_seconds(3e-3));
+  EXPECT_EQ(cache.find(older)->stage_seconds, 3e-3);
+  EXPECT_EQ(cache.find(unnamed)->stage_seconds, 1e-3);
+  // The code generator is written into the entry's key.
+  std::ifstream in(tmp.path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"codegen\": \"ptxas 13.0.88\""), std::string::npos) << text;
+}
+
 TYPED_TEST(TunedKernels, TunerChoosesARunnableVariantAndTheCacheKeepsIt) {
   using Space = TypeParam;
   if (!physics::tet_solvers_built(BackendOf<Space>::value)) GTEST_SKIP() << "no solvers for this backend in this build";

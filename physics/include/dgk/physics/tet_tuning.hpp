@@ -109,6 +109,10 @@ struct TuningKey {
   /// "nodal" or "bernstein": the tuned kernels on the Bernstein basis' operators may choose
   /// otherwise (a cache entry without it is nodal).
   std::string basis = "nodal";
+  /// The ptxas that assembled the GPU code ("ptxas 13.0.88"; backends::device_code_generator),
+  /// or "" where it does not apply. A cache entry that names none was tuned before dgk recorded
+  /// it and serves any code generator that has no entry of its own.
+  std::string codegen{};
 };
 
 struct TuningTrial {
