@@ -236,14 +236,13 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   }
   std::vector<int> nb, nbf;
   dgk::mesh::flat_neighbours(dgk::mesh::connect(mesh), nb, nbf);
+  const std::string codegen = dgk::backends::device_code_generator(backend);
   std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements, "
             << base.reorder << " order: neighbours " << fmt(dgk::mesh::mean_neighbour_distance(nb, 4), 1)
             << " elements apart on average; gathers by " << (gather == "codes" ? "face codes" : "the node map")
             << "), "
             << dgk::backend_name(backend)
-            << (backend == dgk::Backend::Cuda ? " (device code by " + dgk::backends::device_code_generator() + ")"
-                                              : std::string())
-            << ", " << base.precision << ", median of " << reps << "\n"
+            << (codegen.empty() ? std::string() : " (device code by " + codegen + ")") << ", " << base.precision << ", median of " << reps << "\n"
             << "  measured ceilings: copy " << fmt(ceil.copy_bytes_per_s / 1e9, 1) << " GB/s (read+write), FMA "
             << fmt(ceil.flops_per_s / 1e9, 1) << " GFLOP/s"
             << (ceil.tensor_flops_per_s > 0
@@ -253,7 +252,7 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   Report rep;
   rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
-  if (backend == dgk::Backend::Cuda) rep.set("codegen", dgk::backends::device_code_generator());
+  if (!codegen.empty()) rep.set("codegen", codegen);
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("reorder", base.reorder);
@@ -475,7 +474,8 @@ int run_tune(const CommonOptions& c, const std::string& orders_text, long elemen
   Report rep;
   rep.set("case", base.name);
   rep.set("backend", dgk::backend_name(backend));
-  if (backend == dgk::Backend::Cuda) rep.set("codegen", dgk::backends::device_code_generator());
+  if (const auto codegen = dgk::backends::device_code_generator(backend); !codegen.empty())
+    rep.set("codegen", codegen);
   rep.set("precision", base.precision);
   rep.set("elements", mesh.num_elements());
   rep.set("cache", dgk::physics::TuningCache().path());

@@ -393,7 +393,8 @@ RunResult run_case(const RunSettings& s, std::ostream& out) {
   r.set("gflops", tp.flops_per_step / s_per_step / 1e9);
   r.set("gbytes_per_s", tp.bytes_per_step / s_per_step / 1e9);
   r.set("backend", sim.backend());
-  if (sim.backend() == "cuda") r.set("codegen", backends::device_code_generator());
+  if (const auto codegen = backends::device_code_generator(parse_backend(sim.backend())); !codegen.empty())
+    r.set("codegen", codegen);
   r.set("precision", sim.precision());
   r.set("boundary", cs->bc_summary());
   r.set("initial", cs->initial_summary());

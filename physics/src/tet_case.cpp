@@ -137,8 +137,8 @@ void TetCase::apply_tuning(Backend backend) {
   auto* solver = dynamic_cast<NodalTunable*>(m_sim.get());
   DGK_THROW_IF(!solver, "the " << o.name << " solver has no tunable kernels");
   const bool root = !m_dist || m_dist->comm->root();
-  TuningKey key{o.name, o.order, o.precision, backend_name(backend), solver->device(), o.basis};
-  if (backend == Backend::Cuda) key.codegen = backends::device_code_generator();
+  const TuningKey key{o.name,  o.order, o.precision, backend_name(backend), solver->device(),
+                      o.basis, backends::device_code_generator(backend)};
   const TuningCache cache;
   std::optional<TuningResult> hit;
   if (o.tune != "always") hit = cache.find(key);

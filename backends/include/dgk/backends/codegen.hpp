@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "dgk/core/execution.hpp"
+
 namespace dgk::backends {
 
-/// "ptxas 13.0.88" (the ptxas that assembled the build's device code), "ptxas (version not
-/// known)" where the build could not ask, or "" in a build without CUDA.
-std::string device_code_generator();
+/// For Backend::Cuda, "ptxas 13.0.88" (the ptxas that assembled the build's device code) or
+/// "ptxas (version not known)" where the build could not ask; "" for the host backends.
+std::string device_code_generator(Backend backend);
 
 }  // namespace dgk::backends
