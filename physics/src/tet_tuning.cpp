@@ -247,12 +247,13 @@ struct Search {
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     const bool stage = base.mode == LiftMode::FusedStage;
     auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0,
-                    bool async = false, bool lane_update = false) {
+                    bool async = false, bool lane_update = false, bool merged = false) {
       NodalTuning t = base;
       MicroShape s;
       s.max_registers = max_registers;
       s.async_copies = async;
       s.lane_update = lane_update;
+      s.merged_product = merged;
       s.elements = 4;
       s.inline_blocks = wi;
       s.sequential = ws;
@@ -275,8 +276,24 @@ struct Search {
     // H200").
     if (stage)
       for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, true, true, 0, false, true));
+    // The stage as one product (its fields read at each k-step, updated by its lanes), paired or
+    // not; refused and skipped where not compiled (N > 5, no tensor cores).
+    if (stage)
+      for (int warps : {1, 2, 4})
+        for (bool paired : {false, true})
+          first.push_back(with(1, 1, warps, paired, false, true, 0, false, false, true));
     auto best = two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = t.volume_shape;
+      if (s.merged_product) {
+        // Groups in sequence, paired or not, uncapped or under the caps of 168 and 128 (teams of
+        // up to two warps: twelve or sixteen warps per SM).
+        for (int cap : {0, 168, 128})
+          for (int ws : {1, 2})
+            for (bool paired : {false, true})
+              if (cap == 0 || s.warps <= 2)
+                second.push_back(with(1, ws, s.warps, paired, false, true, cap, false, false, true));
+        return;
+      }
       for (int wi : {1, 2})
         for (int ws : {1, 2, 4})
           for (bool paired : {false, true}) {
@@ -518,6 +535,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"async_copies", s.async_copies},
           {"loads_ahead", s.loads_ahead},
           {"lane_update", s.lane_update},
+          {"merged_product", s.merged_product},
           {"resident_teams", s.resident_teams},
           {"staged", staging_name(s.staging)}};
 }
@@ -576,6 +594,7 @@ MicroShape shape_of(const nlohmann::json& j, const char* where) {
   s.async_copies = field<bool>(j, where, "async_copies", false);
   s.loads_ahead = field<bool>(j, where, "loads_ahead", false);
   s.lane_update = field<bool>(j, where, "lane_update", false);
+  s.merged_product = field<bool>(j, where, "merged_product", false);
   s.resident_teams = field<int>(j, where, "resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;

@@ -222,6 +222,14 @@ std::vector<nt::NodalTuning> variants() {
     t.volume_shape.lane_update = true;
     all.push_back(t);
   }
+  // The stage as one product (w_i = 1, fields read at each k-step, uncapped or under the caps of
+  // 168 and 128, paired or not; partly empty teams, groups in sequence).
+  for (auto [ws, warps, pair, cap] :
+       {std::array{1, 1, 0, 0}, std::array{3, 2, 1, 0}, std::array{2, 1, 0, 168}, std::array{3, 2, 1, 128}}) {
+    nt::NodalTuning t = fused_stage(ws, warps, pair != 0, cap);
+    t.volume_shape.merged_product = true;
+    all.push_back(t);
+  }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -497,7 +505,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
-      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0;
+      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0, ran_merged = 0;
       int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
       int ran_ops = 0;  // the lane-finished volume with its operators in scratch
       for (const auto& t : tunings) {
@@ -516,6 +524,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           const bool no_async_stage = t.volume_shape.async_copies && order > 5;
           // So is the fused stage whose lanes update in memory.
           const bool no_lane_update = t.volume_shape.lane_update && order > 5;
+          // And the stage as one product.
+          const bool no_merged = t.volume_shape.merged_product && order > 5;
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
@@ -524,7 +534,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
                       (no_cap && why.find("register cap") != std::string::npos) ||
                       (no_registers && why.find("fields in registers") != std::string::npos) ||
                       (no_async_stage && why.find("asynchronous copies") != std::string::npos) ||
-                      (no_lane_update && why.find("update by the lanes") != std::string::npos))
+                      (no_lane_update && why.find("update by the lanes") != std::string::npos) ||
+                      (no_merged && why.find("one product") != std::string::npos))
               << physics::to_string(t) << ": " << why;
           continue;
         }
@@ -536,8 +547,9 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
+        if (t.volume_shape.merged_product) ++ran_merged;
         if (t.volume_shape.max_registers != 0 && t.volume_shape.max_registers != 255 &&
-            t.volume_shape.max_registers != 168)
+            t.volume_shape.max_registers != 168 && !t.volume_shape.merged_product)
           ++ran_capped;  // 255, 168: below
         if (t.lift_shape.max_registers != 0) ++ran_lift_capped;
         if (t.lift_shape.batched_loads) ++ran_batched;
@@ -549,7 +561,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.async_copies) ++ran_async_stage;
         if (t.volume_shape.lane_update) ++ran_lane_update;
         if (t.volume_shape.staging == nt::Staging::Operator) ++ran_ops;
-        if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue) {
+        if (t.volume == nt::StageKernel::Tensor && t.volume_shape.lane_epilogue && !t.volume_shape.merged_product) {
           ++(t.volume_shape.register_fields ? ran_lane_registers : ran_lanes);
           if (t.volume_shape.max_registers == 64) ++ran_lanes_capped;
           if (t.volume_shape.max_registers == 255) ++ran_lanes_open[t.mode == nt::LiftMode::FusedStage];
@@ -605,6 +617,10 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
                     ran_lane_update >= (lanes_mid_caps(backend, precision, order) ? 4 : 2))
             << precision << " order " << order << ": the fused stage with the lanes' update ran " << ran_lane_update
             << " times";
+        // The stage as one product: at N <= 5, paired where the device code has m16n8k4 (at
+        // N = 5 one shape may meet the backend's limits, as the check above allows).
+        EXPECT_TRUE(order > 5 || ran_merged >= (paired_tensor_cores(backend, precision) ? (order < 5 ? 4 : 3) : 2))
+            << precision << " order " << order << ": the stage as one product ran " << ran_merged << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";

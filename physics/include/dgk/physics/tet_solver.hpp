@@ -222,7 +222,9 @@ class TetSolver final : public Simulation, public NodalTunable {
             case StageKernel::Thread: kernels_for<N>().volume(m_space, m_shape.volume_team); break;
             case StageKernel::Micro: tuned_for<N>(m_kernels.tuning.volume_shape).micro_volume(m_space); break;
             case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.volume_shape).batched_volume(m_space); break;
-            case StageKernel::Tensor: tuned_for<N>(m_kernels.tuning.volume_shape).tensor_volume(m_space); break;
+            case StageKernel::Tensor:
+              tuned_for<N>(volume_part(m_kernels.tuning.volume_shape)).tensor_volume(m_space);
+              break;
           }
           break;
         default: bernstein_for<N>().volume(m_space, m_shape.volume_team); break;
@@ -275,6 +277,13 @@ class TetSolver final : public Simulation, public NodalTunable {
         k.micro_lift(m_space, begin, end);
     });
   }
+  /// The shape whose volume kernel volume() runs. The stage as one product has no volume kernel of
+  /// its own: its volume part is the lane-finished volume with its fields in scratch, uncapped
+  /// (its caps are the merged kernel's).
+  static kernels::nodal_tet::MicroShape volume_part(kernels::nodal_tet::MicroShape s) {
+    if (s.merged_product) s.max_registers = 0;
+    return s;
+  }
   /// The fused-stage kernel (volume, gather, lift and the LSERK update into the second field
   /// buffer) for elements [begin, end).
   void fused_stage(int begin, int end, double a, double b, double dt) const {
@@ -283,7 +292,8 @@ class TetSolver final : public Simulation, public NodalTunable {
       k.a = Real(a);
       k.b = Real(b);
       k.dt = Real(dt);
-      k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape.lane_update);
+      k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape.lane_update,
+                     m_kernels.tuning.volume_shape.merged_product);
     });
   }
   void update(double a, double b, double dt) const {
@@ -672,6 +682,8 @@ class TetSolver final : public Simulation, public NodalTunable {
         why = "the fused stage has no lift kernel of its own (lift: expected thread, the default)";
     } else if (why.empty() && (t.volume_shape.lane_update || t.lift_shape.lane_update)) {
       why = "update=lanes: the lanes' update in memory is the fused stage's (mode fused-stage)";
+    } else if (why.empty() && (t.volume_shape.merged_product || t.lift_shape.merged_product)) {
+      why = "product=merged: the stage as one product is the fused stage's (mode fused-stage)";
     } else if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro &&
                t.lift != StageKernel::Tensor) {
       why = "the fused modes run the micro or the tensor-core lift kernel";
@@ -707,7 +719,9 @@ class TetSolver final : public Simulation, public NodalTunable {
         if (!w.empty()) why += (why.empty() ? "" : "; ") + part + ": " + w;
       };
       if (t.volume == StageKernel::Tensor)
-        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_tensor(m_space, false, t.volume_shape.lane_update));
+        join("volume", tuned_for<N>(t.volume_shape, t)
+                           .infeasible_tensor(m_space, false, t.volume_shape.lane_update,
+                                              t.volume_shape.merged_product));
       else if (t.volume != StageKernel::Thread)
         join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
       if (t.lift == StageKernel::Tensor)
@@ -748,6 +762,8 @@ class TetSolver final : public Simulation, public NodalTunable {
       using K = kernels::nodal_tet::TunedKernels<decltype(n)::value, Physics, ExecutionSpace, Real>;
       c.why = K::node_major_refusal(m_kernels.tuning.volume_shape, true);
     });
+    if (c.why.empty() && m_kernels.tuning.volume_shape.merged_product)
+      c.why = "the stage as one product (product=merged) reads fields stored (element, field, node) only";
     if (!c.why.empty()) return c;
     using Strided = Kokkos::View<Real***, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
     const std::size_t K = m_q.extent(0), np = m_ref.np;
@@ -775,7 +791,8 @@ class TetSolver final : public Simulation, public NodalTunable {
         k.a = Real(a);
         k.b = Real(b);
         k.dt = Real(dt);
-        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1, m_kernels.tuning.volume_shape.lane_update);
+        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1, m_kernels.tuning.volume_shape.lane_update,
+                       m_kernels.tuning.volume_shape.merged_product);
       });
     };
     run(0, 0.5, 0.25, 0.01);

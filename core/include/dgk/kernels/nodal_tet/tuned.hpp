@@ -56,6 +56,14 @@
 //                  (element, node) also holds its lifted flux; their sum goes to the warp's
 //                  scratch and the warp applies the update in memory order. One kernel per
 //                  stage, and rhs never reaches memory.
+//   tensor stage   the whole stage as one product (product=merged): the volume term is linear in
+//   (merged)       the reference derivatives and the metric terms and material are constant on
+//                  an element, so sum_d D_d (V_d q), with V_d q the physics' volume term of the
+//                  fields at a node as if only direction d varied, is the volume term. Each lane
+//                  forms V_d q of its B values, and [D_r D_s D_t LIFT] times [V_r q; V_s q;
+//                  V_t q; flux] accumulates rhs itself: a third of the volume's accumulators, so
+//                  a warp holds every row tile of its four elements in one pass, and its lanes
+//                  update in memory.
 // Elements are taken in order: a team's elements are consecutive, group by group; a thread
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
@@ -104,6 +112,8 @@ struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
           bool Async = false, bool NodeMajor = false, bool Ops = false, bool LaneUpdate = false>
 struct TagTensorVolumeLanes {};
+template <bool Paired, int MaxRegisters = 0>
+struct TagTensorStageMerged {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
 /// largest team (threads) its launch bounds allow: one warp for the micro volume kernel, eight
@@ -120,6 +130,8 @@ template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, i
 struct RegisterCap<
     TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters> {};
+template <bool Paired, int MaxRegisters>
+struct RegisterCap<TagTensorStageMerged<Paired, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
 template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
@@ -133,6 +145,10 @@ template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, i
 struct CappedTeam<
     TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
+/// The fused stage as one product is capped for teams of up to two warps: at 168 registers
+/// twelve warps per SM, at 128 sixteen.
+template <bool Paired, int MaxRegisters>
+struct CappedTeam<TagTensorStageMerged<Paired, MaxRegisters>> : std::integral_constant<int, lanes_mid_team> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
@@ -845,6 +861,123 @@ struct TunedKernels {
     }
   }
 
+  // --- the fused stage as one product ---------------------------------------------------
+  // Four elements per warp in the column order of the lane-finished kernels (lane l's
+  // accumulators: every field of element l % 4 at node 8 t + l / 4 of row tile t). The B values
+  // of the volume are formed at each k-step from the fields in memory: lane l reads the nf fields
+  // of element l / 8 at node 4 ks + l % 4 and forms the physics' volume term of each reference
+  // direction d with the metric terms of d alone (grad[x][f] = (d r_d / d x_x) q_f); its column
+  // holds field 2 j + (l / 4) % 2 of that. D_d's row tiles multiply V_d q, LIFT's the gathered
+  // flux, all into the same mtd row tiles of rhs; each lane then updates the values it holds
+  // (res = a res + dt rhs, q_out = q + b res), loading the next row tile's res and q before it
+  // stores one. A warp's scratch holds its flux fragments only.
+  template <bool Paired, int MaxRegisters>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorStageMerged<Paired, MaxRegisters>, const Member& m) const {
+    if constexpr (lanes_merged_stage) {
+      constexpr int NB = lane_tiles, RT = mtd, kc = nc / 4;
+      const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
+      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape)));
+      if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_stage_merged: team scratch smaller than requested");
+      Real* fx = sb + static_cast<std::size_t>(warp) * lane_flux * 32;
+      const Real* A = tensor_D.data();
+      const Real* L = tensor_L.data();
+      const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
+      bool live[RT];
+      DGK_UNROLL
+      for (int t = 0; t < RT; ++t) live[t] = true;
+      for (int s = 0; s < shape.sequential; ++s) {
+        // The team's warps take their groups together (they meet at its barriers); a warp past
+        // the last element computes the last one's and stores nothing.
+        const int g0 = (m.league_rank() * shape.sequential + s) * warps, e0 = begin + (g0 + warp) * 4;
+        if (begin + g0 * 4 >= end) break;
+        if (s > 0) m.team_barrier();  // the previous group's flux has been read
+        const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
+        [[maybe_unused]] const int face_code = lanes_face_codes ? face_codes(lane, e0, 4) : 0;
+        {
+          constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
+          gather_flux<2, false, per_lane, lanes_face_codes>(
+              lane, 32, e0, 4, 4 * nc,
+              [&](int x, const Real(&out)[nf]) {
+                const int qe = x / nc, c = x % nc;
+                DGK_UNROLL
+                for (int f = 0; f < 2 * NB; ++f)
+                  fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+              },
+              face_code);
+        }
+        const ElementGeometry<Real> geo = element_geometry(mesh, eb);
+        m.team_barrier();
+        Real acc[RT][NB][2];
+        DGK_UNROLL
+        for (int t = 0; t < RT; ++t)
+          DGK_UNROLL
+          for (int j = 0; j < NB; ++j) acc[t][j][0] = acc[t][j][1] = Real(0);
+        [[maybe_unused]] Real unused[1];
+        const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
+        // The volume: at k-step ks, D_d's row tiles times V_d q, d = r, s, t.
+        k_steps<true, kst>([&](int ks) {
+          const int i = 4 * ks + b_node;
+          Real u[nf];
+          DGK_UNROLL
+          for (int f = 0; f < nf; ++f) u[f] = i < np ? src[f * np + i] : Real(0);
+          DGK_UNROLL
+          for (int d = 0; d < 3; ++d) {
+            Real av[RT];
+            operator_fragments<false>(A, 0, kst, ks, lane, live, [&](int t) { return d * mtd + t; }, av, unused);
+            Real grad[3][nf], w[nf], bv[NB];
+            DGK_UNROLL
+            for (int x = 0; x < 3; ++x)
+              DGK_UNROLL
+              for (int f = 0; f < nf; ++f) grad[x][f] = geo.g[3 * x + d] * u[f];
+            Physics::volume(grad, geo.mat, w);
+            DGK_UNROLL
+            for (int j = 0; j < NB; ++j) bv[j] = b_field ? (2 * j + 1 < nf ? w[2 * j + 1] : Real(0)) : w[2 * j];
+            mma_f64_block<Paired>(acc, av, bv, live, NB);
+          }
+        });
+        const int e = e0 + lane % 4;
+        const std::size_t o = static_cast<std::size_t>(e < end ? e : end - 1) * nf * np;
+        // res and q of the values of row tile t this lane finishes.
+        auto load = [&](int t, Real(&rv)[nf], Real(&qv)[nf]) {
+          const int i = 8 * t + lane / 4;
+          if (i < np && e < end) {
+            DGK_UNROLL
+            for (int f = 0; f < nf; ++f) {
+              rv[f] = res.data()[o + f * np + i];
+              qv[f] = q.data()[o + f * np + i];
+            }
+          }
+        };
+        Real rv[2][nf] = {}, qv[2][nf] = {};
+        load(0, rv[0], qv[0]);
+        // The lift: LIFT's row tiles times the flux, into the same accumulators.
+        k_steps<true, kc>([&](int ks) {
+          Real av[RT], bv[NB];
+          operator_fragments<false>(L, 0, kc, ks, lane, live, [&](int t) { return t; }, av, unused);
+          DGK_UNROLL
+          for (int j = 0; j < NB; ++j) bv[j] = fx[(ks * NB + j) * 32 + lane];
+          mma_f64_block<Paired>(acc, av, bv, live, NB);
+        });
+        DGK_UNROLL
+        for (int t = 0; t < RT; ++t) {
+          if (t + 1 < RT) load(t + 1, rv[(t + 1) % 2], qv[(t + 1) % 2]);
+          const int i = 8 * t + lane / 4;
+          if (i < np && e < end) {
+            DGK_UNROLL
+            for (int f = 0; f < nf; ++f) {
+              const Real r = a * rv[t % 2][f] + dt * acc[t][f / 2][f % 2];
+              res.data()[o + f * np + i] = r;
+              q_out.data()[o + f * np + i] = qv[t % 2][f] + b * r;
+            }
+          }
+        }
+      }
+    } else {
+      (void)m;
+      Kokkos::abort("dgk::nodal_tet::tensor_stage_merged: not built for this backend, precision or order");
+    }
+  }
+
   /// `count` column-major matrices of np rows and `cols` columns (a multiple of 4 or not) as the
   /// tensor cores' A fragments: fragment (tile, ks) of 32 values at (tile steps + ks) 32, tile =
   /// matrix mtd + row tile, lane l holding M(8 row tile + l / 4, 4 ks + l % 4), zero outside M.
@@ -1199,11 +1332,12 @@ struct TunedKernels {
                          "and precision");
     }
   }
-  /// `s` with MicroShape::lane_update set to `lane_update`.
-  static MicroShape with_lane_update(const KernelShape& s, bool lane_update) {
+  /// `s` with the host-side choices of MicroShape: lane_update and merged_product.
+  static MicroShape with_lane_update(const KernelShape& s, bool lane_update, bool merged = false) {
     MicroShape m;
     static_cast<KernelShape&>(m) = s;
     m.lane_update = lane_update;
+    m.merged_product = merged;
     return m;
   }
   /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
@@ -1211,17 +1345,18 @@ struct TunedKernels {
   /// `node_major`, q, res and q_out hold their values (element, node, field) (NodeMajorFields;
   /// where compiled, node_major_refusal).
   void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false,
-                    bool lane_update = false) const {
+                    bool lane_update = false, bool merged = false) const {
     if constexpr (tensor_cores) {
       TunedKernels k = *this;
       k.begin = first;
       k.end = last;
       k.dispatch_tensor_lanes(
-          with_lane_update(shape, lane_update), true,
+          with_lane_update(shape, lane_update, merged), true,
           [&](auto tag) {
             k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
                                              4 * shape.warps * shape.sequential,
-                                             scratch_bytes_tensor_lanes(shape, true, lane_update), 32 * shape.warps);
+                                             scratch_bytes_tensor_lanes(shape, true, lane_update, merged),
+                                             32 * shape.warps);
           },
           node_major);
     } else {
@@ -1229,6 +1364,7 @@ struct TunedKernels {
       (void)first;
       (void)last;
       (void)node_major;
+      (void)merged;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the fused stage runs on FP64 tensor cores, not built for this "
                          "backend and precision");
     }
@@ -1286,7 +1422,8 @@ struct TunedKernels {
   /// and for the whole stage its flux fragments and rhs (with asynchronous copies from a 16-byte
   /// boundary).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const KernelShape& s, bool stage,
-                                                                      bool lane_update) {
+                                                                      bool lane_update, bool merged = false) {
+    if (stage && merged) return scratch_bytes_tensor_merged(s);
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
     const int per_warp = (s.register_fields ? 0 : fields) +
                          (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 +
@@ -1295,6 +1432,10 @@ struct TunedKernels {
     const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
     if (operators_staged(s) && !stage && s.register_fields) return scratch_bytes(d_fragment_values);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
+  }
+  /// The fused stage as one product: each warp's flux fragments.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s) {
+    return scratch_bytes(static_cast<std::size_t>(s.warps) * lane_flux * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
@@ -1338,10 +1479,12 @@ struct TunedKernels {
     return why;
   }
   /// Why the tensor-core volume (lift = false) or lift kernel cannot run with this shape.
-  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, bool lane_update = false) const {
+  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, bool lane_update = false,
+                                bool merged = false) const {
     if constexpr (!tensor_cores) {
       (void)space;
       (void)lift;
+      (void)merged;
       return "FP64 tensor cores: CUDA builds for compute capability 8.0 or newer, double precision only";
     } else {
       std::ostringstream o;
@@ -1364,7 +1507,8 @@ struct TunedKernels {
         also() << why;
       const bool stage = mode == LiftMode::FusedStage && !lift;
       if (shape.max_registers != 0 && !lift && shape.lane_epilogue) {
-        const std::string why = lanes_cap_refusal(shape, stage);
+        // The stage as one product has caps of its own (merged_refusal).
+        const std::string why = merged ? std::string() : lanes_cap_refusal(shape, stage);
         if (!why.empty()) also() << why;
       } else if (shape.max_registers != 0 &&
                  (!lift || shape.max_registers != tensor_lift_cap || shape.inline_blocks > 2 ||
@@ -1378,6 +1522,11 @@ struct TunedKernels {
       if (lane_update && (lift || !shape.lane_epilogue))
         also() << "the update by the lanes (update=lanes) is the fused stage's";
       else if (const std::string why = lane_update_refusal(with_lane_update(shape, lane_update), stage); !why.empty())
+        also() << why;
+      if (merged && (lift || !shape.lane_epilogue))
+        also() << "the stage as one product (product=merged) is the fused stage's";
+      else if (const std::string why = merged_refusal(with_lane_update(shape, lane_update, merged), stage);
+               !why.empty())
         also() << why;
       if (shape.async_copies && !lift) {
         if (const std::string why = async_stage_refusal(shape, stage); !why.empty()) also() << why;
@@ -1409,8 +1558,9 @@ struct TunedKernels {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
-        dispatch_tensor_lanes(with_lane_update(shape, lane_update), stage, [&](auto tag) {
-          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update), 32 * shape.warps);
+        dispatch_tensor_lanes(with_lane_update(shape, lane_update, merged), stage, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update, merged),
+                                     32 * shape.warps);
         });
       else
         dispatch_tensor(shape, [&](auto tag) {
@@ -1503,6 +1653,31 @@ struct TunedKernels {
   /// times as long (docs/PERFORMANCE.md, "The fused stage's geometry by asynchronous copies").
   static constexpr bool lanes_geometry_copied = tensor_cores && N <= 3;
   static constexpr int lane_geometry = 48;  // 4 (9 + 2) values, to a multiple of 16
+  /// The fused stage as one product (MicroShape::merged_product), compiled where its
+  /// accumulators hold all of an element's row tiles (mtd <= 7: N <= 5), uncapped or under a cap
+  /// of 168 or lanes_merged_cap registers for teams of one or two warps.
+  static constexpr bool lanes_merged_stage = tensor_cores && N <= 5;
+  static constexpr int lanes_merged_cap = 128;
+  /// Why the fused stage cannot run as one product (empty if it can, or if the shape does not
+  /// ask for it).
+  static std::string merged_refusal(const MicroShape& s, bool stage) {
+    if (!s.merged_product) return {};
+    const bool capped = s.max_registers == tensor_lanes_mid || s.max_registers == lanes_merged_cap;
+    if (stage && lanes_merged_stage && s.elements == 4 && s.inline_blocks == 1 && !s.register_fields &&
+        !s.lane_update && !s.async_copies && s.staging == Staging::Fields &&
+        (s.max_registers == 0 || (capped && 32 * s.warps <= lanes_mid_team)))
+      return {};
+    std::ostringstream o;
+    o << "the stage as one product (product=merged) is compiled for the fused stage at N <= 5 with k = 4 "
+         "elements per warp, w_i = 1, its fields read at each k-step (not fields=registers), without "
+         "update=lanes or loads=async (it updates from its lanes), uncapped or capped at "
+      << tensor_lanes_mid << " or " << lanes_merged_cap << " registers with at most " << lanes_mid_team / 32
+      << " warps (asked: " << (stage ? "the fused stage" : "a volume kernel") << " at N = " << N << ", k = "
+      << s.elements << ", w_i = " << s.inline_blocks << (s.register_fields ? ", fields in registers" : "")
+      << (s.lane_update ? ", update=lanes" : "") << (s.async_copies ? ", loads=async" : "") << ", cap "
+      << s.max_registers << ", " << s.warps << " warps" << (tensor_cores ? ")" : ", no tensor cores in this build)");
+    return o.str();
+  }
   /// Why the volume finished by the lanes cannot update in memory from its lanes (empty if it
   /// can, or if the shape does not ask for it).
   static std::string lane_update_refusal(const MicroShape& s, bool stage, bool node_major = false) {
@@ -2013,6 +2188,21 @@ struct TunedKernels {
       };
       using Uncapped = std::integral_constant<int, 0>;
       using Mid = std::integral_constant<int, tensor_lanes_mid>;
+      if (s.merged_product) {
+        const std::string why = merged_refusal(s, St);
+        DGK_THROW_IF(!why.empty(), "nodal_tet::TunedKernels: " << why);
+        DGK_THROW_IF(node_major, "nodal_tet::TunedKernels: the stage as one product (product=merged) reads fields "
+                                 "stored (element, field, node) only");
+        if constexpr (St && WI == 1 && lanes_merged_stage) {
+          if (s.max_registers == 0)
+            f(TagTensorStageMerged<P, 0>{});
+          else if (s.max_registers == tensor_lanes_mid)
+            f(TagTensorStageMerged<P, tensor_lanes_mid>{});
+          else
+            f(TagTensorStageMerged<P, lanes_merged_cap>{});
+        }
+        return;
+      }
       if (node_major) {
         // Only shapes with their fields in registers pass, so only in_registers launches.
         const std::string why = node_major_refusal(s, St);

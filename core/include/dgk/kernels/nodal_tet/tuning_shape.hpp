@@ -82,6 +82,12 @@ struct MicroShape : KernelShape {
   /// res and q and stores the new res and q_out itself, so that rhs and res never enter team
   /// scratch (a smaller carveout, more L1 for the operators)
   bool lane_update = false;
+  /// the fused stage at w_i = 1 as one product (product=merged): each lane applies the physics'
+  /// volume term to its fields one reference direction at a time (with the element's metric
+  /// terms and material, before the products: the term is linear), so that D_r, D_s, D_t and
+  /// LIFT accumulate rhs in the same registers; a warp holds all of its elements' row tiles in
+  /// one pass, reads its fields at each k-step and updates in memory from its lanes
+  bool merged_product = false;
 };
 
 /// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
