@@ -325,7 +325,28 @@ struct Search {
             for (bool paired : {false, true})
               second.push_back(with(1, ws, s.warps, paired, true, true, cap, false, true));
     });
-    if (stage) return best;
+    if (stage) {
+      // The fastest stage as one product also with fewer resident teams (a smaller shared-memory
+      // carveout, more L1 for the operators' fragments, which its warps read through the L2 at
+      // up to 86% of its peak): ten or twelve warps per SM (refused and skipped where the build
+      // does not fit carveouts). At N = 3 on an H200 twelve one-warp teams took 0.989 times as
+      // long as sixteen, at N = 4 ten 1.036 times as long as twelve (docs/PERFORMANCE.md, "The
+      // whole stage as one product").
+      std::vector<NodalTuning> fewer;
+      for (const auto& b : best)
+        if (b.tuning.volume_shape.merged_product) {
+          for (int warps_per_sm : {12, 10}) {
+            NodalTuning t = b.tuning;
+            t.volume_shape.resident_teams = std::max(1, warps_per_sm / t.volume_shape.warps);
+            fewer.push_back(t);
+          }
+          break;
+        }
+      auto more = time_all(fewer, part, name);
+      best.insert(best.end(), more.begin(), more.end());
+      fastest_first(best);
+      return best;
+    }
     // The volume with its fields in registers and D_r, D_s, D_t's fragments in team scratch, one
     // copy for all of a team's groups: one or two row tiles per pass, paired or not, teams of two,
     // four, eight or sixteen warps, two or eight groups in sequence (refused and skipped where the
