@@ -22,6 +22,7 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -407,12 +408,335 @@ void require_msh_header(const std::string& path) {
 }
 
 // Gmsh allocates what a section header declares before it reads the items, so a corrupted count
-// (a 1 KB file declaring 2^31 nodes, found by fuzzing) would make it take gigabytes. Every item
-// of an ASCII MSH file takes at least two bytes (a number and a separator), so a count larger
-// than half the bytes after it cannot be right: such a file is refused here, naming the line and
-// the value. Checked: the counts of $PhysicalNames, $Entities, $Nodes and $Elements and of each
-// node and element block (MSH 4), and the tag count of each element line (MSH 2). Binary files
-// and what is not checked here are left to Gmsh, under the memory cap of read_isolated.
+// (a 1 KB file declaring 2^31 nodes, found by fuzzing) would make it take gigabytes. Such a file
+// is refused here, naming the section, where the count is and its value.
+//
+// ASCII files: every item takes at least two bytes (a number and a separator), so a count larger
+// than half the bytes after its line cannot be right. Checked: the counts of $PhysicalNames,
+// $Entities, $Nodes and $Elements and of each node and element block (MSH 4), and the tag count
+// of each element line (MSH 2).
+//
+// Binary files (MSH 4.1 and MSH 2.2) are walked as Gmsh 4.8 reads them (BinaryCountCheck), and
+// every count is checked against the bytes after it divided by the fewest bytes one item takes.
+// Gmsh 4.8 itself refuses binary MSH 4.0 files before reading any section. MSH 3 files and what
+// is not checked here are left to Gmsh, under the memory cap of read_isolated.
+
+// Nodes per element of the MSH element types 1 to 31 (the table of the MSH format, as Gmsh 4.8's
+// MElement::getInfoMSH gives them); 0 for other types.
+int msh_element_nodes(std::int64_t type) {
+  static constexpr std::array<int, 32> nodes{0, 2,  3,  4,  4, 8,  6,  5,  3,  6,  9, 10, 27, 18, 14, 1,
+                                             8, 20, 15, 13, 9, 10, 12, 15, 15, 21, 4, 5,  6,  20, 35, 56};
+  return type > 0 && type < static_cast<std::int64_t>(nodes.size()) ? nodes[static_cast<std::size_t>(type)] : 0;
+}
+
+// Binary MSH files, walked the way Gmsh 4.8 reads them so that each count is checked where Gmsh
+// reads it:
+// - sections are found line by line as Gmsh's fgets finds them: a line ends after its line break
+//   or after 1023 bytes (MSH 4) or 255 bytes (MSH 2), and a section starts on a line that starts
+//   with '$' and the section's name (a prefix, as Gmsh compares);
+// - the binary data of $Entities, $PartitionedEntities, $Nodes and $Elements is stepped over item
+//   by item, in the byte order the int 1 after the format line gives (Gmsh swaps the bytes of
+//   every number when it reads anything else there);
+// - after a section, Gmsh skips lines up to one that holds, after its first byte, "End" and the
+//   section's header line without its '$' (MSH 4), or up to the next line that starts with '$'
+//   (MSH 2); so does the walk, also over the sections it does not read.
+// Where the walk cannot follow Gmsh (an element type missing from msh_element_nodes, parametric
+// MSH 2 nodes, a field that does not parse, a value Gmsh stops at) it stops, and Gmsh reads the
+// rest under the memory cap.
+class BinaryCountCheck {
+ public:
+  BinaryCountCheck(const std::string& path, std::uintmax_t size) : m_path(path), m_size(size) {
+    m_file.open(path, std::ios::in | std::ios::binary);
+  }
+
+  void run() {
+    if (!m_file.is_open() || !line(kLine2) || !line(kLine2)) return;
+    // Gmsh picks its reader by the version after the first line ($MeshFormat), then rereads the
+    // file from its start.
+    double version = 0;
+    int type = 0, size = 0;
+    if (std::sscanf(m_line.c_str(), "%lf %d %d", &version, &type, &size) != 3) return;
+    m_pos = 0;
+    if (m_file.pubseekpos(0) != std::streampos(0)) return;
+    if (version >= 4 && version < 5) {
+      msh4();
+    } else if (version < 3) {
+      msh2();
+    }
+  }
+
+ private:
+  static constexpr std::size_t kLine4 = 1024;  // Gmsh's line buffers: MSH 4 reader,
+  static constexpr std::size_t kLine2 = 256;   // MSH 2 reader
+
+  // GModel::_readMSH4.
+  void msh4() {
+    m_line = "x";
+    for (;;) {
+      while (m_line[0] != '$')
+        if (!line(kLine4)) return;
+      const std::string end = "End" + std::string(m_line.c_str() + 1);
+      bool go_on = true;
+      if (is("MeshFormat")) {
+        go_on = format4();
+      } else if (is("PhysicalNames")) {
+        go_on = names(kLine4);
+      } else if (is("Entities")) {
+        go_on = entities("$Entities", false);
+      } else if (is("PartitionedEntities")) {
+        go_on = entities("$PartitionedEntities", true);
+      } else if (is("Nodes")) {
+        go_on = nodes4();
+      } else if (is("Elements")) {
+        go_on = elements4();
+      }
+      if (!go_on) return;
+      while (std::strncmp(m_line.c_str() + 1, end.c_str(), end.size()) != 0)
+        if (!line(kLine4)) return;
+      m_line[0] = 'a';
+    }
+  }
+
+  // GModel::_readMSH2: up to the first post-processing section, where Gmsh's mesh reader stops.
+  void msh2() {
+    m_line = "XXX";
+    for (;;) {
+      while (m_line[0] != '$')
+        if (!line(kLine2)) return;
+      bool go_on = true;
+      if (is("MeshFormat")) {
+        go_on = format2();
+      } else if (is("PhysicalNames")) {
+        go_on = names(kLine2);
+      } else if (is("NO") || is("Nodes") || is("ParametricNodes")) {
+        go_on = nodes2(is("ParametricNodes"));
+      } else if (is("ELM") || is("Elements")) {
+        go_on = elements2();
+      } else if (is("NodeData") || is("ElementData") || is("ElementNodeData")) {
+        go_on = false;
+      }
+      if (!go_on) return;
+      do {
+        if (!line(kLine2)) return;
+      } while (m_line[0] != '$');
+    }
+  }
+
+  // "version file-type data-size", then in a binary file the int 1 as its writer stored it.
+  bool format4() {
+    if (!line(kLine4)) return false;
+    double version = 0;
+    int type = 0;
+    unsigned long size = 0;
+    if (std::sscanf(m_line.c_str(), "%lf %d %lu", &version, &type, &size) != 3) return false;
+    if (type != 0 && !endianness()) return false;
+    // Gmsh reads binary MSH 4 files of version 4.1 and later with its own sizeof(size_t) only.
+    return m_binary && version >= 4.1 && size == sizeof(std::uint64_t);
+  }
+  bool format2() {
+    if (!line(kLine2)) return false;
+    double version = 0;
+    int type = 0, size = 0;
+    if (std::sscanf(m_line.c_str(), "%lf %d %d", &version, &type, &size) != 3) return false;
+    return type == 0 || endianness();
+  }
+  bool endianness() {
+    m_binary = true;
+    std::int32_t one = 0;
+    if (m_file.sgetn(reinterpret_cast<char*>(&one), sizeof one) != static_cast<std::streamsize>(sizeof one))
+      return false;
+    m_pos += sizeof one;
+    if (one != 1) m_swap = true;  // never reset, as in Gmsh
+    return true;
+  }
+
+  // $PhysicalNames, text in binary files too: a line with the count, then a line per name.
+  bool names(std::size_t buffer) {
+    m_section = "$PhysicalNames";
+    const std::uint64_t at = m_pos;
+    if (!line(buffer)) return false;
+    int count = 0;
+    if (std::sscanf(m_line.c_str(), "%d", &count) != 1) return false;
+    check(count, at, 2, "physical names");
+    return true;
+  }
+
+  // MSH 4.1 $Entities and $PartitionedEntities (readMSH4Entities): when partitioned, the number
+  // of partitions and the ghost entities (a count and per entity its tag and partition, ints);
+  // the numbers of points, curves, surfaces and volumes; per entity its tag (int), when
+  // partitioned its parent's dimension and tag (ints) and its partitions (a count and ints), its
+  // point or bounding box (3 or 6 doubles), its physical tags (a count and ints) and, but for
+  // points, its bounding entities (a count and ints). Counts are size_t.
+  bool entities(const char* section, bool partitioned) {
+    m_section = section;
+    if (partitioned) {
+      std::uint64_t partitions = 0;
+      if (!get(partitions) || !list(8, "ghost entities")) return false;
+    }
+    static const char* const kinds[4] = {"points", "curves", "surfaces", "volumes"};
+    static const char* const bounds[4] = {"", "bounding points", "bounding curves", "bounding surfaces"};
+    std::array<std::uint64_t, 4> count{};
+    for (int dim = 0; dim < 4; ++dim) {
+      const std::uint64_t at = m_pos;
+      if (!get(count[static_cast<std::size_t>(dim)])) return false;
+      const std::uint64_t least = (partitioned ? 20 : 4) + (dim > 0 ? 48 + 16 : 24 + 8);
+      check(count[static_cast<std::size_t>(dim)], at, least, kinds[dim]);
+    }
+    for (int dim = 0; dim < 4; ++dim) {
+      for (std::uint64_t i = 0; i < count[static_cast<std::size_t>(dim)]; ++i) {
+        if (!skip(partitioned ? 12 : 4)) return false;
+        if (partitioned && !list(4, "partitions")) return false;
+        if (!skip(dim > 0 ? 48 : 24) || !list(4, "physical tags")) return false;
+        if (dim > 0 && !list(4, bounds[dim])) return false;
+      }
+    }
+    return true;
+  }
+
+  // MSH 4.1 $Nodes (readMSH4Nodes): block count, node count, smallest and largest tag (size_t);
+  // per block its entity's dimension and tag and whether it is parametric (ints), its node count
+  // (size_t), the node tags (size_t) and per node 3 coordinates and, if parametric, as many
+  // parameters as the entity's dimension (doubles).
+  bool nodes4() {
+    m_section = "$Nodes";
+    std::uint64_t blocks = 0, nodes = 0, tags[2];
+    std::uint64_t at = m_pos;
+    if (!get(blocks)) return false;
+    check(blocks, at, 20, "node blocks");
+    at = m_pos;
+    if (!get(nodes)) return false;
+    check(nodes, at, 32, "nodes");
+    if (!get(tags[0]) || !get(tags[1])) return false;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      std::int32_t dim = 0, tag = 0, parametric = 0;
+      if (!get(dim) || !get(tag) || !get(parametric)) return false;
+      if (dim < 0 || dim > 3) return false;  // Gmsh stops: no entity of that dimension
+      if (!list(8 * (4 + static_cast<std::uint64_t>(parametric != 0 ? dim : 0)), "nodes")) return false;
+    }
+    return true;
+  }
+
+  // MSH 4.1 $Elements (readMSH4Elements): block count, element count, smallest and largest tag
+  // (size_t); per block its entity's dimension and tag and the element type (ints), its element
+  // count (size_t), and per element its tag and nodes (size_t).
+  bool elements4() {
+    m_section = "$Elements";
+    std::uint64_t blocks = 0, elements = 0, tags[2];
+    std::uint64_t at = m_pos;
+    if (!get(blocks)) return false;
+    check(blocks, at, 20, "element blocks");
+    at = m_pos;
+    if (!get(elements)) return false;
+    check(elements, at, 16, "elements");  // an element has at least one node
+    if (!get(tags[0]) || !get(tags[1])) return false;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      std::int32_t dim = 0, tag = 0, type = 0;
+      if (!get(dim) || !get(tag) || !get(type)) return false;
+      const int nodes = msh_element_nodes(type);
+      if (!list(8 * (1 + static_cast<std::uint64_t>(nodes > 0 ? nodes : 1)), "elements")) return false;
+      if (nodes == 0) return false;  // the walk cannot step over the block
+    }
+    return true;
+  }
+
+  // MSH 2.2 $Nodes: a line with the count, then per node its number (int) and coordinates
+  // (doubles); a parametric node also the dimension and tag of its entity (ints) and 0 to 2
+  // parameters (doubles).
+  bool nodes2(bool parametric) {
+    m_section = parametric ? "$ParametricNodes" : "$Nodes";
+    const std::uint64_t at = m_pos;
+    if (!line(kLine2)) return false;
+    int count = 0;
+    if (std::sscanf(m_line.c_str(), "%d", &count) != 1 || !m_binary) return false;
+    check(count, at, parametric ? 36 : 28, "nodes");
+    return !parametric && skip(28 * static_cast<std::uint64_t>(count));
+  }
+
+  // MSH 2.2 $Elements: a line with the count, then blocks of elements of one type: the type,
+  // element count and tag count (ints), and per element its number, tags and nodes (ints).
+  bool elements2() {
+    m_section = "$Elements";
+    const std::uint64_t at = m_pos;
+    if (!line(kLine2)) return false;
+    int count = 0;
+    if (std::sscanf(m_line.c_str(), "%d", &count) != 1 || !m_binary) return false;
+    check(count, at, 8, "elements");  // a number and at least one node
+    for (long long read = 0; read < count;) {
+      std::int32_t type = 0, elements = 0, tags = 0;
+      const std::uint64_t block = m_pos;
+      if (!get(type) || !get(elements) || !get(tags)) return false;
+      check(tags, block + 8, 4, "tags per element");
+      const int nodes = msh_element_nodes(type);
+      const std::uint64_t bytes = 4 * (1 + static_cast<std::uint64_t>(tags) + (nodes > 0 ? nodes : 1));
+      check(elements, block + 4, bytes, "elements");
+      if (nodes == 0 || !skip(bytes * static_cast<std::uint64_t>(elements))) return false;
+      read += elements;
+    }
+    return true;
+  }
+
+  // A count (size_t) and as many items of `bytes` bytes, stepped over.
+  bool list(std::uint64_t bytes, const char* what) {
+    const std::uint64_t at = m_pos;
+    std::uint64_t count = 0;
+    if (!get(count)) return false;
+    check(count, at, bytes, what);
+    return skip(count * bytes);
+  }
+
+  // Refuses a count, read at byte `at`, of items of at least `bytes` bytes that the rest of the
+  // file cannot hold. A negative count converts to a huge one.
+  template <class T>
+  void check(T count, std::uint64_t at, std::uint64_t bytes, const char* what) const {
+    DGK_THROW_IF(static_cast<std::uint64_t>(count) > rest() / bytes,
+                 "Gmsh mesh '" << m_path << "', " << m_section << " at byte " << at << ": declares " << count << " "
+                               << what << ", more than the " << rest()
+                               << " bytes after it can hold: the file is truncated or corrupted");
+  }
+
+  // Gmsh's `!fgets(str, buffer, fp) || feof(fp)`: the next line (at most buffer - 1 bytes, with
+  // its line break); false at the end of the file.
+  bool line(std::size_t buffer) {
+    m_line.clear();
+    while (m_line.size() + 1 < buffer) {
+      const auto c = m_file.sbumpc();
+      if (c == std::char_traits<char>::eof()) return false;
+      ++m_pos;
+      m_line.push_back(std::char_traits<char>::to_char_type(c));
+      if (c == '\n') break;
+    }
+    return true;
+  }
+  // Whether the current line starts with '$' and `name` (compared as C strings, as Gmsh does).
+  bool is(const char* name) const { return std::strncmp(m_line.c_str() + 1, name, std::strlen(name)) == 0; }
+
+  template <class T>
+  bool get(T& value) {
+    std::array<char, sizeof(T)> bytes{};
+    if (m_file.sgetn(bytes.data(), bytes.size()) != static_cast<std::streamsize>(bytes.size())) return false;
+    m_pos += bytes.size();
+    if (m_swap) std::reverse(bytes.begin(), bytes.end());
+    std::memcpy(&value, bytes.data(), bytes.size());
+    return true;
+  }
+  bool skip(std::uint64_t bytes) {
+    if (bytes > rest()) return false;
+    m_pos += bytes;
+    const auto to = static_cast<std::streamoff>(m_pos);
+    return m_file.pubseekpos(to) == std::streampos(to);
+  }
+  std::uint64_t rest() const { return m_pos < m_size ? m_size - m_pos : 0; }
+
+  const std::string& m_path;
+  std::uint64_t m_size;
+  std::filebuf m_file;
+  std::uint64_t m_pos = 0;  // of the next byte
+  std::string m_line;
+  const char* m_section = "";
+  bool m_binary = false;
+  bool m_swap = false;
+};
+
 class CountCheck {
  public:
   explicit CountCheck(const std::string& path)
@@ -423,7 +747,10 @@ class CountCheck {
     double version = 0;
     int file_type = -1;
     std::istringstream(m_line) >> version >> file_type;
-    if (file_type != 0) return;  // binary, or a malformed line Gmsh reports
+    if (file_type != 0) {  // binary, or a malformed line Gmsh reports
+      BinaryCountCheck(m_path, m_size).run();
+      return;
+    }
     const bool msh4 = version >= 4;
     while (next()) {
       if (m_line == "$PhysicalNames") {

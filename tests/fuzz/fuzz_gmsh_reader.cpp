@@ -4,6 +4,7 @@
 // Contract: a bad file throws dgk::Error or is read as a valid mesh. Only dgk::Error is caught
 // here; any other exception, crash, exit or sanitizer report escapes to the fuzzer.
 // DGK_FUZZ_VERBOSE=1 prints what became of each input (for triage).
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -18,6 +19,21 @@
 #include "dgk/mesh/tet_mesh.hpp"
 
 namespace {
+
+// Address space held back for AddressSanitizer's own reports. The reader runs Gmsh in a forked
+// child whose address space it caps (cap_memory in mesh/src/gmsh_reader.cpp). When Gmsh has used
+// up that margin and then makes ASan report (an allocation too large, or one the cap refuses),
+// the report needs memory of its own (the symbolizer maps about 2 MB); failing to get it, ASan
+// fails a CHECK, re-enters its symbolizer and deadlocks, and the fuzzer records a timeout instead
+// of the child's death. The child inherits this reservation, counted in the address space the cap
+// starts from, and __asan_on_error gives it back as a report starts. Reports are unchanged.
+constexpr std::size_t kReportReserve = std::size_t(64) << 20;
+void* report_reserve = nullptr;
+
+void reserve_for_reports() {
+  void* p = ::mmap(nullptr, kReportReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  report_reserve = p == MAP_FAILED ? nullptr : p;
+}
 
 // One scratch file per process, rewritten for every input. The reader goes through Gmsh,
 // which takes a file name, and Gmsh picks its parser by the ".msh" suffix.
@@ -52,6 +68,17 @@ class ScratchFile {
 };
 
 }  // namespace
+
+// Called by AddressSanitizer when it finds an error, before it prints the report.
+extern "C" void __asan_on_error() {  // NOLINT: the sanitizer's hook
+  if (report_reserve != nullptr) ::munmap(report_reserve, kReportReserve);
+  report_reserve = nullptr;
+}
+
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  reserve_for_reports();
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const ScratchFile scratch;
