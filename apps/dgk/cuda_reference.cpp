@@ -454,10 +454,8 @@ CudaReferenceTiming time_cuda_reference_volume(Simulation& sim, int reps) {
   const bool tuned = kn.family == physics::TetKernelFamily::Tuned;
   const bool micro = tuned && kn.tuning.volume == StageKernel::Micro;
   const bool tensor = tuned && kn.tuning.volume == StageKernel::Tensor;
-  // The stage as one product has no volume kernel of its own: the solver's volume() runs its
-  // volume part, the lane-finished volume with its fields in scratch, uncapped.
-  auto shape = kn.tuning.volume_shape;
-  if (shape.merged_product) shape.max_registers = 0;
+  // The shape the solver's volume() runs (a fused stage's volume part).
+  const auto shape = kernels::nodal_tet::volume_part(kn.tuning.volume_shape);
   t.kernel = micro ? "micro" : (tensor ? "tensor" : "thread");
 #ifndef DGK_TENSOR_CORES_F64
   if (tensor) {

@@ -223,7 +223,7 @@ class TetSolver final : public Simulation, public NodalTunable {
             case StageKernel::Micro: tuned_for<N>(m_kernels.tuning.volume_shape).micro_volume(m_space); break;
             case StageKernel::Batched: tuned_for<N>(m_kernels.tuning.volume_shape).batched_volume(m_space); break;
             case StageKernel::Tensor:
-              tuned_for<N>(volume_part(m_kernels.tuning.volume_shape)).tensor_volume(m_space);
+              tuned_for<N>(kernels::nodal_tet::volume_part(m_kernels.tuning.volume_shape)).tensor_volume(m_space);
               break;
           }
           break;
@@ -276,13 +276,6 @@ class TetSolver final : public Simulation, public NodalTunable {
       else
         k.micro_lift(m_space, begin, end);
     });
-  }
-  /// The shape whose volume kernel volume() runs. The stage as one product has no volume kernel of
-  /// its own: its volume part is the lane-finished volume with its fields in scratch, uncapped
-  /// (its caps are the merged kernel's).
-  static kernels::nodal_tet::MicroShape volume_part(kernels::nodal_tet::MicroShape s) {
-    if (s.merged_product) s.max_registers = 0;
-    return s;
   }
   /// The fused-stage kernel (volume, gather, lift and the LSERK update into the second field
   /// buffer) for elements [begin, end).

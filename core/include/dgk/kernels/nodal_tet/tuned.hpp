@@ -663,14 +663,7 @@ struct TunedKernels {
           constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
           constexpr bool codes = lanes_face_codes;
           gather_flux<2, NodeMajor, per_lane, codes>(
-              lane, 32, e0, 4, 4 * nc,
-              [&](int x, const Real(&out)[nf]) {
-                const int qe = x / nc, c = x % nc;
-                DGK_UNROLL
-                for (int f = 0; f < 2 * NB; ++f)
-                  fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
-              },
-              face_code);
+              lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) { put_lane_flux(fx, x, out); }, face_code);
         }
         // res (Async) and the geometry have landed (seen by the warp after the barrier).
         if constexpr (Async || geometry_copied) async_wait<0>();
@@ -896,14 +889,7 @@ struct TunedKernels {
         {
           constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
           gather_flux<2, false, per_lane, lanes_face_codes>(
-              lane, 32, e0, 4, 4 * nc,
-              [&](int x, const Real(&out)[nf]) {
-                const int qe = x / nc, c = x % nc;
-                DGK_UNROLL
-                for (int f = 0; f < 2 * NB; ++f)
-                  fx[((c / 4) * NB + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
-              },
-              face_code);
+              lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) { put_lane_flux(fx, x, out); }, face_code);
         }
         const ElementGeometry<Real> geo = element_geometry(mesh, eb);
         m.team_barrier();
@@ -2013,6 +1999,16 @@ struct TunedKernels {
   // fields' loads wait on no load from memory but the codes', issued when the group starts. Every
   // lane then runs every pass (the shuffles need the whole warp). Where the mesh has no face codes
   // (MeshData::face_neighbour empty), mapP as without.
+  /// The fused stages finished by the lanes: face node x of a group of four elements (element
+  /// x / nc, face node c = x % nc) with its flux `out` into the warp's flux fragments `fx`, the
+  /// lift's B values (k-step c / 4, column tile f / 2, lane (2 element + f % 2) 4 + c % 4; zero
+  /// in a padding field column).
+  KOKKOS_INLINE_FUNCTION static void put_lane_flux(Real* fx, int x, const Real (&out)[nf]) {
+    const int qe = x / nc, c = x % nc;
+    DGK_UNROLL
+    for (int f = 0; f < 2 * lane_tiles; ++f)
+      fx[((c / 4) * lane_tiles + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+  }
   template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
   KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store,
                                           [[maybe_unused]] int face_code = 0) const {

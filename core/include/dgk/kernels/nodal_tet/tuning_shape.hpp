@@ -106,6 +106,15 @@ struct NodalTuning {
   bool stage_carveout = false;
 };
 
+/// The shape of the volume kernel that runs a fused stage's volume part alone (the solver's
+/// volume(), the plain CUDA comparison). The stage as one product has no volume kernel of its
+/// own: its volume part is the lane-finished volume with its fields in scratch, uncapped (its
+/// caps are the merged kernel's).
+inline MicroShape volume_part(MicroShape s) {
+  if (s.merged_product) s.max_registers = 0;
+  return s;
+}
+
 /// The whole stage in one kernel, finished by the lanes on the tensor cores (the fused-stage mode),
 /// with its fields in registers: four elements per warp, one row tile per pass (w_i = 1),
 /// `sequential` groups per team of `warps` warps. The shapes that compile for fields stored
