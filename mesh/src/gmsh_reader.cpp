@@ -469,12 +469,10 @@ class BinaryCountCheck {
   static constexpr std::size_t kLine4 = 1024;  // Gmsh's line buffers: MSH 4 reader,
   static constexpr std::size_t kLine2 = 256;   // MSH 2 reader
 
-  // GModel::_readMSH4.
+  // GModel::_readMSH4: from each section's header line to its end line.
   void msh4() {
-    m_line = "x";
     for (;;) {
-      while (m_line[0] != '$')
-        if (!line(kLine4)) return;
+      if (!section(kLine4)) return;
       const std::string end = "End" + std::string(m_line.c_str() + 1);
       bool go_on = true;
       if (is("MeshFormat")) {
@@ -493,16 +491,14 @@ class BinaryCountCheck {
       if (!go_on) return;
       while (std::strncmp(m_line.c_str() + 1, end.c_str(), end.size()) != 0)
         if (!line(kLine4)) return;
-      m_line[0] = 'a';
     }
   }
 
-  // GModel::_readMSH2: up to the first post-processing section, where Gmsh's mesh reader stops.
+  // GModel::_readMSH2: from line to line that starts with '$' (the end lines included), up to the
+  // first post-processing section, where Gmsh's mesh reader stops.
   void msh2() {
-    m_line = "XXX";
     for (;;) {
-      while (m_line[0] != '$')
-        if (!line(kLine2)) return;
+      if (!section(kLine2)) return;
       bool go_on = true;
       if (is("MeshFormat")) {
         go_on = format2();
@@ -516,10 +512,15 @@ class BinaryCountCheck {
         go_on = false;
       }
       if (!go_on) return;
-      do {
-        if (!line(kLine2)) return;
-      } while (m_line[0] != '$');
     }
+  }
+
+  // The next line that starts with '$' (at least one line on); false at the end of the file.
+  bool section(std::size_t buffer) {
+    do {
+      if (!line(buffer)) return false;
+    } while (m_line.empty() || m_line[0] != '$');
+    return true;
   }
 
   // "version file-type data-size", then in a binary file the int 1 as its writer stored it.
@@ -577,10 +578,8 @@ class BinaryCountCheck {
     static const char* const bounds[4] = {"", "bounding points", "bounding curves", "bounding surfaces"};
     std::array<std::uint64_t, 4> count{};
     for (int dim = 0; dim < 4; ++dim) {
-      const std::uint64_t at = m_pos;
-      if (!get(count[static_cast<std::size_t>(dim)])) return false;
       const std::uint64_t least = (partitioned ? 20 : 4) + (dim > 0 ? 48 + 16 : 24 + 8);
-      check(count[static_cast<std::size_t>(dim)], at, least, kinds[dim]);
+      if (!counted(count[static_cast<std::size_t>(dim)], least, kinds[dim])) return false;
     }
     for (int dim = 0; dim < 4; ++dim) {
       for (std::uint64_t i = 0; i < count[static_cast<std::size_t>(dim)]; ++i) {
@@ -599,14 +598,8 @@ class BinaryCountCheck {
   // parameters as the entity's dimension (doubles).
   bool nodes4() {
     m_section = "$Nodes";
-    std::uint64_t blocks = 0, nodes = 0, tags[2];
-    std::uint64_t at = m_pos;
-    if (!get(blocks)) return false;
-    check(blocks, at, 20, "node blocks");
-    at = m_pos;
-    if (!get(nodes)) return false;
-    check(nodes, at, 32, "nodes");
-    if (!get(tags[0]) || !get(tags[1])) return false;
+    std::uint64_t blocks = 0;
+    if (!blocks_header(blocks, "node blocks", 32, "nodes")) return false;
     for (std::uint64_t b = 0; b < blocks; ++b) {
       std::int32_t dim = 0, tag = 0, parametric = 0;
       if (!get(dim) || !get(tag) || !get(parametric)) return false;
@@ -621,14 +614,9 @@ class BinaryCountCheck {
   // count (size_t), and per element its tag and nodes (size_t).
   bool elements4() {
     m_section = "$Elements";
-    std::uint64_t blocks = 0, elements = 0, tags[2];
-    std::uint64_t at = m_pos;
-    if (!get(blocks)) return false;
-    check(blocks, at, 20, "element blocks");
-    at = m_pos;
-    if (!get(elements)) return false;
-    check(elements, at, 16, "elements");  // an element has at least one node
-    if (!get(tags[0]) || !get(tags[1])) return false;
+    std::uint64_t blocks = 0;
+    // An element has a tag and at least one node.
+    if (!blocks_header(blocks, "element blocks", 16, "elements")) return false;
     for (std::uint64_t b = 0; b < blocks; ++b) {
       std::int32_t dim = 0, tag = 0, type = 0;
       if (!get(dim) || !get(tag) || !get(type)) return false;
@@ -675,13 +663,25 @@ class BinaryCountCheck {
     return true;
   }
 
-  // A count (size_t) and as many items of `bytes` bytes, stepped over.
-  bool list(std::uint64_t bytes, const char* what) {
+  // MSH 4.1 $Nodes and $Elements: the block count (a block header takes at least 20 bytes), the
+  // item count (an item at least `item_bytes`), the smallest and largest tag (size_t).
+  bool blocks_header(std::uint64_t& blocks, const char* blocks_of, std::uint64_t item_bytes, const char* what) {
+    std::uint64_t items = 0, tags[2];
+    return counted(blocks, 20, blocks_of) && counted(items, item_bytes, what) && get(tags[0]) && get(tags[1]);
+  }
+
+  // A count (size_t), checked for items of at least `bytes` bytes; false at the end of the file.
+  bool counted(std::uint64_t& count, std::uint64_t bytes, const char* what) {
     const std::uint64_t at = m_pos;
-    std::uint64_t count = 0;
     if (!get(count)) return false;
     check(count, at, bytes, what);
-    return skip(count * bytes);
+    return true;
+  }
+
+  // A count (size_t) and as many items of `bytes` bytes, stepped over.
+  bool list(std::uint64_t bytes, const char* what) {
+    std::uint64_t count = 0;
+    return counted(count, bytes, what) && skip(count * bytes);
   }
 
   // Refuses a count, read at byte `at`, of items of at least `bytes` bytes that the rest of the
