@@ -30,67 +30,68 @@ def opcode(source):
     return words[0].split('.')[0] if words else ''
 
 
-def regions(path, elements):
+def listing(path):
+    """The source page's instructions (rows), a column's index by name, and each row's opcode;
+    prints the kernel's name (the first line; the second names the columns)."""
     rows = list(csv.reader(open(path)))
     print(rows[0][1] if len(rows[0]) > 1 else rows[0][0])
-    header, data = rows[1], rows[2:]
-    col = {h: i for i, h in enumerate(header)}
-    ops = [opcode(r[col['Source']]) for r in data]
+    col = {h: i for i, h in enumerate(rows[1])}
+    data = rows[2:]
+    return data, col, [opcode(r[col['Source']]) for r in data]
+
+
+def regions(path, elements):
+    data, col, ops = listing(path)
+    value = lambda k, name: number(data[k][col[name]]) if name in col else 0.0
+    bars = [k for k, op in enumerate(ops) if op == 'BAR']
     dmma = [k for k, op in enumerate(ops) if op == 'DMMA']
-    cuts = {0, len(data)} | {k for k, op in enumerate(ops) if op == 'BAR'} | {k + 1 for k, op in enumerate(ops) if op == 'BAR'}
-    if dmma:
-        cuts |= {dmma[0], dmma[-1] + 1}
+    cuts = {0, len(data)} | set(bars) | {k + 1 for k in bars} | ({dmma[0], dmma[-1] + 1} if dmma else set())
     cuts = sorted(cuts)
-    value = lambda r, name: number(r[col[name]]) if name in col else 0.0
-    total = sum(value(r, 'Warp Stall Sampling (All Samples)') for r in data)
-    sectors = sum(value(r, 'L2 Theoretical Sectors Global') for r in data)
+    samples, sectors, ideal = 'Warp Stall Sampling (All Samples)', 'L2 Theoretical Sectors Global', \
+        'L2 Theoretical Sectors Global Ideal'
+    total = sum(value(k, samples) for k in range(len(data)))
     per = f' per element (of {elements})' if elements else ''
-    print(f'{len(data)} instructions, {total:.0f} warp-state samples, {sectors:.4g} global sectors asked of the L2')
+    print(f'{len(data)} instructions, {total:.0f} warp-state samples, '
+          f'{sum(value(k, sectors) for k in range(len(data))):.4g} global sectors asked of the L2')
     print(f'region: share of samples; LDG, STG, DMMA, LDS, STS in the listing; global load / store sectors{per}, '
           'and the ideal load sectors')
+    scale = 1.0 / elements if elements else 1.0
     for a, b in zip(cuts, cuts[1:]):
-        part = data[a:b]
-        count = lambda name: sum(1 for k in range(a, b) if ops[k] == name)
-        ld = sum(value(r, 'L2 Theoretical Sectors Global') for r in part if opcode(r[col['Source']]) == 'LDG')
-        ideal = sum(value(r, 'L2 Theoretical Sectors Global Ideal') for r in part if opcode(r[col['Source']]) == 'LDG')
-        st = sum(value(r, 'L2 Theoretical Sectors Global') for r in part if opcode(r[col['Source']]) == 'STG')
-        scale = 1.0 / elements if elements else 1.0
-        share = 100 * sum(value(r, 'Warp Stall Sampling (All Samples)') for r in part) / total if total else 0.0
-        print(f'  [{a:5d}, {b:5d}) {share:5.1f}%  {count("LDG"):4d} {count("STG"):3d} {count("DMMA"):4d} '
-              f'{count("LDS"):4d} {count("STS"):4d}   {ld * scale:9.4g} / {st * scale:9.4g}  ideal {ideal * scale:9.4g}')
+        span = range(a, b)
+        count = collections.Counter(ops[k] for k in span)
+        of = lambda name, op: scale * sum(value(k, name) for k in span if ops[k] == op)
+        share = 100 * sum(value(k, samples) for k in span) / total if total else 0.0
+        print(f'  [{a:5d}, {b:5d}) {share:5.1f}%  {count["LDG"]:4d} {count["STG"]:3d} {count["DMMA"]:4d} '
+              f'{count["LDS"]:4d} {count["STS"]:4d}   {of(sectors, "LDG"):9.4g} / {of(sectors, "STG"):9.4g}  '
+              f'ideal {of(ideal, "LDG"):9.4g}')
 
 
 def main():
     if sys.argv[1] == '--regions':
         regions(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
         return
-    rows = list(csv.reader(open(sys.argv[1])))
+    data, col, ops = listing(sys.argv[1])
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-    # The first line names the kernel, the second the columns.
-    print(rows[0][1] if len(rows[0]) > 1 else rows[0][0])
-    header, data = rows[1], rows[2:]
-    col = {h: i for i, h in enumerate(header)}
-    reasons = [h for h in header if h.startswith('stall_') and 'Not Issued' not in h]
-    samples_of = lambda r: float(r[col['Warp Stall Sampling (All Samples)']] or 0)
+    reasons = [h for h in col if h.startswith('stall_') and 'Not Issued' not in h]
+    samples_of = lambda r: number(r[col['Warp Stall Sampling (All Samples)']])
     total = sum(samples_of(r) for r in data)
     by_reason = collections.Counter()
     for r in data:
         for h in reasons:
-            by_reason[h] += float(r[col[h]] or 0)
+            by_reason[h] += number(r[col[h]])
     print(f'warp-state samples: {total:.0f}')
     for h, v in by_reason.most_common(10):
         print(f'  {h[6:]:20s} {100 * v / total:5.1f}%')
     print(f'the {top} instructions with the most samples (index, share, instruction, reasons):')
     ranked = sorted(((samples_of(r), k, r) for k, r in enumerate(data)), reverse=True)[:top]
     for s, k, r in ranked:
-        why = sorted(((float(r[col[h]] or 0), h[6:]) for h in reasons), reverse=True)[:3]
+        why = sorted(((number(r[col[h]]), h[6:]) for h in reasons), reverse=True)[:3]
         print(f'{k:5d} {100 * s / total:5.2f}%  {r[col["Source"]].strip()[:64]:64s}',
               ' '.join(f'{h}:{100 * v / total:.1f}' for v, h in why if v > 0))
     by_op, executed = collections.Counter(), collections.Counter()
-    for r in data:
-        op = opcode(r[col['Source']])
+    for r, op in zip(data, ops):
         by_op[op] += samples_of(r)
-        executed[op] += float(r[col['Instructions Executed']].replace(',', '') or 0)
+        executed[op] += number(r[col['Instructions Executed']])
     print('samples by opcode (share, warp instructions executed):')
     for op, v in by_op.most_common(12):
         print(f'  {op:10s} {100 * v / total:5.1f}%  {executed[op]:.3g}')
