@@ -105,6 +105,7 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.loads_ahead ? " loads=ahead" : std::string()) +
                (m.lane_update ? " update=lanes" : std::string()) +
                (m.merged_product ? " product=merged" : std::string()) +
+               (m.gather_halves ? " gather=halves" : std::string()) +
                (m.staging != Staging::Fields ? std::string(" staged=") + staged(m) : std::string()) + teams(m);
     }
     return std::string();

@@ -247,13 +247,14 @@ struct Search {
   std::vector<TuningTrial> tensor_lanes(NodalTuning base, TunedPart part, const std::string& name) {
     const bool stage = base.mode == LiftMode::FusedStage;
     auto with = [&](int wi, int ws, int warps, bool paired, bool registers, bool unrolled, int max_registers = 0,
-                    bool async = false, bool lane_update = false, bool merged = false) {
+                    bool async = false, bool lane_update = false, bool merged = false, bool halves = false) {
       NodalTuning t = base;
       MicroShape s;
       s.max_registers = max_registers;
       s.async_copies = async;
       s.lane_update = lane_update;
       s.merged_product = merged;
+      s.gather_halves = halves;
       s.elements = 4;
       s.inline_blocks = wi;
       s.sequential = ws;
@@ -277,11 +278,13 @@ struct Search {
     if (stage)
       for (int warps : {1, 2, 4, 8}) first.push_back(with(1, 1, warps, false, true, true, 0, false, true));
     // The stage as one product (its fields read at each k-step, updated by its lanes), paired or
-    // not; refused and skipped where not compiled (N > 5, no tensor cores).
+    // not, its flux gathered ahead into scratch at once or in two halves (gather=halves); refused
+    // and skipped where not compiled (N > 5, no tensor cores).
     if (stage)
-      for (int warps : {1, 2, 4})
-        for (bool paired : {false, true})
-          first.push_back(with(1, 1, warps, paired, false, true, 0, false, false, true));
+      for (bool halves : {false, true})
+        for (int warps : {1, 2, 4})
+          for (bool paired : {false, true})
+            first.push_back(with(1, 1, warps, paired, false, true, 0, false, false, true, halves));
     auto best = two_rounds(first, part, name, [&](const NodalTuning& t, std::vector<NodalTuning>& second) {
       const auto& s = t.volume_shape;
       if (s.merged_product) {
@@ -291,7 +294,7 @@ struct Search {
           for (int ws : {1, 2})
             for (bool paired : {false, true})
               if (cap == 0 || s.warps <= 2)
-                second.push_back(with(1, ws, s.warps, paired, false, true, cap, false, false, true));
+                second.push_back(with(1, ws, s.warps, paired, false, true, cap, false, false, true, s.gather_halves));
         return;
       }
       for (int wi : {1, 2})
@@ -557,6 +560,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"loads_ahead", s.loads_ahead},
           {"lane_update", s.lane_update},
           {"merged_product", s.merged_product},
+          {"gather_halves", s.gather_halves},
           {"resident_teams", s.resident_teams},
           {"staged", staging_name(s.staging)}};
 }
@@ -616,6 +620,7 @@ MicroShape shape_of(const nlohmann::json& j, const char* where) {
   s.loads_ahead = field<bool>(j, where, "loads_ahead", false);
   s.lane_update = field<bool>(j, where, "lane_update", false);
   s.merged_product = field<bool>(j, where, "merged_product", false);
+  s.gather_halves = field<bool>(j, where, "gather_halves", false);
   s.resident_teams = field<int>(j, where, "resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;

@@ -223,13 +223,16 @@ std::vector<nt::NodalTuning> variants() {
     all.push_back(t);
   }
   // The stage as one product (w_i = 1, fields read at each k-step, uncapped or under the caps of
-  // 168 and 128, paired or not; partly empty teams, groups in sequence).
-  for (auto [ws, warps, pair, cap] :
-       {std::array{1, 1, 0, 0}, std::array{3, 2, 1, 0}, std::array{2, 1, 0, 168}, std::array{3, 2, 1, 128}}) {
-    nt::NodalTuning t = fused_stage(ws, warps, pair != 0, cap);
-    t.volume_shape.merged_product = true;
-    all.push_back(t);
-  }
+  // 168 and 128, paired or not; partly empty teams, groups in sequence), its flux gathered ahead
+  // into scratch at once or in two halves.
+  for (bool halves : {false, true})
+    for (auto [ws, warps, pair, cap] :
+         {std::array{1, 1, 0, 0}, std::array{3, 2, 1, 0}, std::array{2, 1, 0, 168}, std::array{3, 2, 1, 128}}) {
+      nt::NodalTuning t = fused_stage(ws, warps, pair != 0, cap);
+      t.volume_shape.merged_product = true;
+      t.volume_shape.gather_halves = halves;
+      all.push_back(t);
+    }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -389,7 +392,13 @@ physics::TetKernels tuned_family() {
 std::vector<nt::NodalTuning> fused_stage_shapes() {
   nt::NodalTuning lanes = nt::lane_stage_in_registers(1, 1, false, false, 0);
   lanes.volume_shape.lane_update = true;
-  return {nt::lane_stage_in_registers(1, 1, false, false, 0), nt::lane_stage_in_registers(2, 1, false, true, 0), lanes};
+  // The stage as one product with its flux gathered in two halves (fields read at each
+  // k-step, updated by its lanes).
+  nt::NodalTuning merged = nt::lane_stage_in_registers(1, 1, false, false, 0);
+  merged.volume_shape.register_fields = false;
+  merged.volume_shape.merged_product = merged.volume_shape.gather_halves = true;
+  return {nt::lane_stage_in_registers(1, 1, false, false, 0), nt::lane_stage_in_registers(2, 1, false, true, 0), lanes,
+          merged};
 }
 
 /// The largest absolute difference of two equally long host field vectors, and the largest value.
@@ -505,7 +514,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
-      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0, ran_merged = 0;
+      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0, ran_merged[2] = {0, 0};
       int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
       int ran_ops = 0;  // the lane-finished volume with its operators in scratch
       for (const auto& t : tunings) {
@@ -547,7 +556,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (!tensor) ++ran[t.volume == nt::StageKernel::Batched ? 3 : static_cast<int>(t.mode)];
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
-        if (t.volume_shape.merged_product) ++ran_merged;
+        if (t.volume_shape.merged_product) ++ran_merged[t.volume_shape.gather_halves];
         if (t.volume_shape.max_registers != 0 && t.volume_shape.max_registers != 255 &&
             t.volume_shape.max_registers != 168 && !t.volume_shape.merged_product)
           ++ran_capped;  // 255, 168: below
@@ -618,9 +627,14 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
             << precision << " order " << order << ": the fused stage with the lanes' update ran " << ran_lane_update
             << " times";
         // The stage as one product: at N <= 5, paired where the device code has m16n8k4 (at
-        // N = 5 one shape may meet the backend's limits, as the check above allows).
-        EXPECT_TRUE(order > 5 || ran_merged >= (paired_tensor_cores(backend, precision) ? (order < 5 ? 4 : 3) : 2))
-            << precision << " order " << order << ": the stage as one product ran " << ran_merged << " times";
+        // N = 5 one shape may meet the backend's limits, as the check above allows), with its
+        // flux gathered at once and in two halves.
+        for (int halves : {0, 1})
+          EXPECT_TRUE(order > 5 ||
+                      ran_merged[halves] >= (paired_tensor_cores(backend, precision) ? (order < 5 ? 4 : 3) : 2))
+              << precision << " order " << order << ": the stage as one product "
+              << (halves ? "gathering in two halves" : "gathering ahead") << " ran " << ran_merged[halves]
+              << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";
@@ -1036,6 +1050,17 @@ TYPED_TEST(TunedKernels, InvalidParametersAreRefusedWithTheReason) {
     EXPECT_EQ(s.infeasible(t), "");
   else
     EXPECT_NE(s.infeasible(t).find("tensor cores"), std::string::npos) << s.infeasible(t);
+  // The flux gathered in two halves: the stage as one product's only.
+  t.mode = nt::LiftMode::FusedStage;
+  t.volume_shape.gather_halves = true;
+  EXPECT_NE(s.infeasible(t).find(tensor_cores(BackendOf<Space>::value, "double") ? "gather=halves" : "tensor cores"),
+            std::string::npos)
+      << s.infeasible(t);
+  t.volume_shape.merged_product = true;  // with the stage as one product the flag itself is no reason
+  EXPECT_EQ(s.infeasible(t).find("gather=halves"), std::string::npos) << s.infeasible(t);
+  t = {};
+  t.lift_shape.gather_halves = true;
+  EXPECT_NE(s.infeasible(t).find("gather=halves"), std::string::npos) << s.infeasible(t);
   t = {};
   t.batch = 0;
   EXPECT_NE(s.infeasible(t).find("batched"), std::string::npos);

@@ -286,7 +286,7 @@ class TetSolver final : public Simulation, public NodalTunable {
       k.b = Real(b);
       k.dt = Real(dt);
       k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape.lane_update,
-                     m_kernels.tuning.volume_shape.merged_product);
+                     m_kernels.tuning.volume_shape.merged_product, m_kernels.tuning.volume_shape.gather_halves);
     });
   }
   void update(double a, double b, double dt) const {
@@ -677,6 +677,8 @@ class TetSolver final : public Simulation, public NodalTunable {
       why = "update=lanes: the lanes' update in memory is the fused stage's (mode fused-stage)";
     } else if (why.empty() && (t.volume_shape.merged_product || t.lift_shape.merged_product)) {
       why = "product=merged: the stage as one product is the fused stage's (mode fused-stage)";
+    } else if (why.empty() && (t.volume_shape.gather_halves || t.lift_shape.gather_halves)) {
+      why = "gather=halves: the flux gathered in two halves is the stage as one product's (mode fused-stage)";
     } else if (why.empty() && t.mode != LiftMode::Split && t.lift != StageKernel::Micro &&
                t.lift != StageKernel::Tensor) {
       why = "the fused modes run the micro or the tensor-core lift kernel";
@@ -714,7 +716,7 @@ class TetSolver final : public Simulation, public NodalTunable {
       if (t.volume == StageKernel::Tensor)
         join("volume", tuned_for<N>(t.volume_shape, t)
                            .infeasible_tensor(m_space, false, t.volume_shape.lane_update,
-                                              t.volume_shape.merged_product));
+                                              t.volume_shape.merged_product, t.volume_shape.gather_halves));
       else if (t.volume != StageKernel::Thread)
         join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
       if (t.lift == StageKernel::Tensor)

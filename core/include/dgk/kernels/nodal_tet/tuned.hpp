@@ -63,7 +63,9 @@
 //                  forms V_d q of its B values, and [D_r D_s D_t LIFT] times [V_r q; V_s q;
 //                  V_t q; flux] accumulates rhs itself: a third of the volume's accumulators, so
 //                  a warp holds every row tile of its four elements in one pass, and its lanes
-//                  update in memory.
+//                  update in memory. With gather=halves the flux is gathered in two halves of
+//                  LIFT's k-steps, the second after the first half's products, into half the
+//                  scratch.
 // Elements are taken in order: a team's elements are consecutive, group by group; a thread
 // past the last element computes on the last one (loads only) and writes nothing.
 #pragma once
@@ -112,7 +114,7 @@ struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
           bool Async = false, bool NodeMajor = false, bool Ops = false, bool LaneUpdate = false>
 struct TagTensorVolumeLanes {};
-template <bool Paired, int MaxRegisters = 0>
+template <bool Paired, int MaxRegisters = 0, bool GatherHalves = false>
 struct TagTensorStageMerged {};
 
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
@@ -130,8 +132,9 @@ template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, i
 struct RegisterCap<
     TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters> {};
-template <bool Paired, int MaxRegisters>
-struct RegisterCap<TagTensorStageMerged<Paired, MaxRegisters>> : std::integral_constant<int, MaxRegisters> {};
+template <bool Paired, int MaxRegisters, bool GatherHalves>
+struct RegisterCap<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>>
+    : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
 template <int MB, bool Paired, int MaxRegisters, bool Batched, bool Async, bool Ahead>
@@ -147,8 +150,9 @@ struct CappedTeam<
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// The fused stage as one product is capped for teams of up to two warps: at 168 registers
 /// twelve warps per SM, at 128 sixteen.
-template <bool Paired, int MaxRegisters>
-struct CappedTeam<TagTensorStageMerged<Paired, MaxRegisters>> : std::integral_constant<int, lanes_mid_team> {};
+template <bool Paired, int MaxRegisters, bool GatherHalves>
+struct CappedTeam<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>>
+    : std::integral_constant<int, lanes_mid_team> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
 constexpr int teams_per_sm(int max_registers, int team) { return 65536 / (team * max_registers); }
@@ -236,6 +240,9 @@ struct TunedKernels {
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
+  // LIFT's k-steps of the first of the two halves in which the stage as one product may gather its
+  // flux (gather=halves): the larger half.
+  static constexpr int merged_first_half = (nc / 4 + 1) / 2;
   // Values of D_r, D_s and D_t's fragments (tensor_fragments).
   static constexpr int d_fragment_values = 3 * mtd * kst * 32;
   /// Whether a tensor-core shape stages its operator in team scratch (the volume finished by the
@@ -864,14 +871,23 @@ struct TunedKernels {
   // flux, all into the same mtd row tiles of rhs; each lane then updates the values it holds
   // (res = a res + dt rhs, q_out = q + b res), loading the next row tile's res and q before it
   // stores one. A warp's scratch holds its flux fragments only.
-  template <bool Paired, int MaxRegisters>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorStageMerged<Paired, MaxRegisters>, const Member& m) const {
+  //
+  // With GatherHalves (MicroShape::gather_halves, printed gather=halves) the warp gathers its
+  // flux in two halves of LIFT's k-steps (merged_first_half of them, then the rest) into the same
+  // scratch, which then holds half the flux fragments: the first half before the products, the
+  // second after the volume's and the first half's products, behind a barrier (its lanes have
+  // read the first half). The team's scratch and the SM's carveout about halve, which leaves the
+  // L1 more room for the operators' fragments and the fields; the accumulators are live through
+  // the second half's gather.
+  template <bool Paired, int MaxRegisters, bool GatherHalves>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>,
+                                         const Member& m) const {
     if constexpr (lanes_merged_stage) {
-      constexpr int NB = lane_tiles, RT = mtd, kc = nc / 4;
+      constexpr int NB = lane_tiles, RT = mtd, kc = nc / 4, kh = GatherHalves ? merged_first_half : kc;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
-      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape)));
+      Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape, GatherHalves)));
       if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_stage_merged: team scratch smaller than requested");
-      Real* fx = sb + static_cast<std::size_t>(warp) * lane_flux * 32;
+      Real* fx = sb + static_cast<std::size_t>(warp) * kh * NB * 32;
       const Real* A = tensor_D.data();
       const Real* L = tensor_L.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
@@ -886,11 +902,16 @@ struct TunedKernels {
         if (s > 0) m.team_barrier();  // the previous group's flux has been read
         const int eb = e0 + b_element < end ? e0 + b_element : end - 1;
         [[maybe_unused]] const int face_code = lanes_face_codes ? face_codes(lane, e0, 4) : 0;
-        {
-          constexpr int per_lane = lanes_gather_ahead ? (4 * nc + 31) / 32 : 0;
+        // The flux of LIFT's k-steps [first, first + count) (face nodes 4 first.. of each
+        // element) into the warp's scratch, from its first k-step.
+        auto gather = [&](auto first, auto count) {
+          constexpr int c0 = 4 * decltype(first)::value, per = 4 * decltype(count)::value;
+          constexpr int per_lane = lanes_gather_ahead ? (4 * per + 31) / 32 : 0;
           gather_flux<2, false, per_lane, lanes_face_codes>(
-              lane, 32, e0, 4, 4 * nc, [&](int x, const Real(&out)[nf]) { put_lane_flux(fx, x, out); }, face_code);
-        }
+              lane, 32, e0, 4, 4 * per,
+              [&](int x, const Real(&out)[nf]) { put_lane_flux(fx, x / per, x % per, out); }, face_code, per, c0);
+        };
+        gather(std::integral_constant<int, 0>{}, std::integral_constant<int, kh>{});
         const ElementGeometry<Real> geo = element_geometry(mesh, eb);
         m.team_barrier();
         Real acc[RT][NB][2];
@@ -935,15 +956,29 @@ struct TunedKernels {
           }
         };
         Real rv[2][nf] = {}, qv[2][nf] = {};
-        load(0, rv[0], qv[0]);
-        // The lift: LIFT's row tiles times the flux, into the same accumulators.
-        k_steps<true, kc>([&](int ks) {
-          Real av[RT], bv[NB];
-          operator_fragments<false>(L, 0, kc, ks, lane, live, [&](int t) { return t; }, av, unused);
-          DGK_UNROLL
-          for (int j = 0; j < NB; ++j) bv[j] = fx[(ks * NB + j) * 32 + lane];
-          mma_f64_block<Paired>(acc, av, bv, live, NB);
-        });
+        // The lift: LIFT's row tiles times the flux of k-steps [first, first + count), held in
+        // scratch from its first k-step, into the same accumulators.
+        auto lift = [&](auto first, auto count) {
+          constexpr int k0 = decltype(first)::value;
+          k_steps<true, decltype(count)::value>([&](int k) {
+            Real av[RT], bv[NB];
+            operator_fragments<false>(L, 0, kc, k0 + k, lane, live, [&](int t) { return t; }, av, unused);
+            DGK_UNROLL
+            for (int j = 0; j < NB; ++j) bv[j] = fx[(k * NB + j) * 32 + lane];
+            mma_f64_block<Paired>(acc, av, bv, live, NB);
+          });
+        };
+        if constexpr (GatherHalves) {
+          lift(std::integral_constant<int, 0>{}, std::integral_constant<int, kh>{});
+          m.team_barrier();  // the first half has been read
+          gather(std::integral_constant<int, kh>{}, std::integral_constant<int, kc - kh>{});
+          m.team_barrier();
+          load(0, rv[0], qv[0]);
+          lift(std::integral_constant<int, kh>{}, std::integral_constant<int, kc - kh>{});
+        } else {
+          load(0, rv[0], qv[0]);
+          lift(std::integral_constant<int, 0>{}, std::integral_constant<int, kc>{});
+        }
         DGK_UNROLL
         for (int t = 0; t < RT; ++t) {
           if (t + 1 < RT) load(t + 1, rv[(t + 1) % 2], qv[(t + 1) % 2]);
@@ -1318,12 +1353,15 @@ struct TunedKernels {
                          "and precision");
     }
   }
-  /// `s` with the host-side choices of MicroShape: lane_update and merged_product.
-  static MicroShape with_lane_update(const KernelShape& s, bool lane_update, bool merged = false) {
+  /// `s` with the host-side choices of MicroShape: lane_update, merged_product and
+  /// gather_halves.
+  static MicroShape with_lane_update(const KernelShape& s, bool lane_update, bool merged = false,
+                                     bool halves = false) {
     MicroShape m;
     static_cast<KernelShape&>(m) = s;
     m.lane_update = lane_update;
     m.merged_product = merged;
+    m.gather_halves = halves;
     return m;
   }
   /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
@@ -1331,17 +1369,17 @@ struct TunedKernels {
   /// `node_major`, q, res and q_out hold their values (element, node, field) (NodeMajorFields;
   /// where compiled, node_major_refusal).
   void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false,
-                    bool lane_update = false, bool merged = false) const {
+                    bool lane_update = false, bool merged = false, bool halves = false) const {
     if constexpr (tensor_cores) {
       TunedKernels k = *this;
       k.begin = first;
       k.end = last;
       k.dispatch_tensor_lanes(
-          with_lane_update(shape, lane_update, merged), true,
+          with_lane_update(shape, lane_update, merged, halves), true,
           [&](auto tag) {
             k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
                                              4 * shape.warps * shape.sequential,
-                                             scratch_bytes_tensor_lanes(shape, true, lane_update, merged),
+                                             scratch_bytes_tensor_lanes(shape, true, lane_update, merged, halves),
                                              32 * shape.warps);
           },
           node_major);
@@ -1351,6 +1389,7 @@ struct TunedKernels {
       (void)last;
       (void)node_major;
       (void)merged;
+      (void)halves;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the fused stage runs on FP64 tensor cores, not built for this "
                          "backend and precision");
     }
@@ -1408,8 +1447,9 @@ struct TunedKernels {
   /// and for the whole stage its flux fragments and rhs (with asynchronous copies from a 16-byte
   /// boundary).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_lanes(const KernelShape& s, bool stage,
-                                                                      bool lane_update, bool merged = false) {
-    if (stage && merged) return scratch_bytes_tensor_merged(s);
+                                                                      bool lane_update, bool merged = false,
+                                                                      bool halves = false) {
+    if (stage && merged) return scratch_bytes_tensor_merged(s, halves);
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
     const int per_warp = (s.register_fields ? 0 : fields) +
                          (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 +
@@ -1419,9 +1459,10 @@ struct TunedKernels {
     if (operators_staged(s) && !stage && s.register_fields) return scratch_bytes(d_fragment_values);
     return per_warp == 0 ? 0 : scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp + slack);
   }
-  /// The fused stage as one product: each warp's flux fragments.
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s) {
-    return scratch_bytes(static_cast<std::size_t>(s.warps) * lane_flux * 32);
+  /// The fused stage as one product: each warp's flux fragments (half of them, the larger half,
+  /// with its flux gathered in two halves).
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s, bool halves = false) {
+    return scratch_bytes(static_cast<std::size_t>(s.warps) * (halves ? merged_first_half : nc / 4) * lane_tiles * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
@@ -1466,11 +1507,12 @@ struct TunedKernels {
   }
   /// Why the tensor-core volume (lift = false) or lift kernel cannot run with this shape.
   std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, bool lane_update = false,
-                                bool merged = false) const {
+                                bool merged = false, bool halves = false) const {
     if constexpr (!tensor_cores) {
       (void)space;
       (void)lift;
       (void)merged;
+      (void)halves;
       return "FP64 tensor cores: CUDA builds for compute capability 8.0 or newer, double precision only";
     } else {
       std::ostringstream o;
@@ -1511,7 +1553,7 @@ struct TunedKernels {
         also() << why;
       if (merged && (lift || !shape.lane_epilogue))
         also() << "the stage as one product (product=merged) is the fused stage's";
-      else if (const std::string why = merged_refusal(with_lane_update(shape, lane_update, merged), stage);
+      else if (const std::string why = merged_refusal(with_lane_update(shape, lane_update, merged, halves), stage);
                !why.empty())
         also() << why;
       if (shape.async_copies && !lift) {
@@ -1544,8 +1586,8 @@ struct TunedKernels {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
-        dispatch_tensor_lanes(with_lane_update(shape, lane_update, merged), stage, [&](auto tag) {
-          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update, merged),
+        dispatch_tensor_lanes(with_lane_update(shape, lane_update, merged, halves), stage, [&](auto tag) {
+          why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update, merged, halves),
                                      32 * shape.warps);
         });
       else
@@ -1647,7 +1689,10 @@ struct TunedKernels {
   /// Why the fused stage cannot run as one product (empty if it can, or if the shape does not
   /// ask for it).
   static std::string merged_refusal(const MicroShape& s, bool stage) {
-    if (!s.merged_product) return {};
+    if (!s.merged_product) {
+      if (!s.gather_halves) return {};
+      return "the flux gathered in two halves (gather=halves) is the stage as one product's (product=merged)";
+    }
     const bool capped = s.max_registers == tensor_lanes_mid || s.max_registers == lanes_merged_cap;
     if (stage && lanes_merged_stage && s.elements == 4 && s.inline_blocks == 1 && !s.register_fields &&
         !s.lane_update && !s.async_copies && s.staging == Staging::Fields &&
@@ -1972,15 +2017,36 @@ struct TunedKernels {
     const bool in = lane < 4 * count && g0 + lane / 4 < end && mesh.face_neighbour.extent(0) > 0;
     return in ? read_only(mesh.face_neighbour.data() + 4 * static_cast<std::size_t>(g0) + lane) : 0;
   }
+  /// The neighbour element ep and node jp of face node c of element e (of a group of at most
+  /// eight elements): with lanes_face_codes, from the face code that lane `holder` of the warp
+  /// holds in `face_code` (face_codes(): holder = 4 (e - g0) + c / nfp) and the face's pattern,
+  /// so that no load of mapP is on the fields' path; else, or where the mesh has no face codes,
+  /// from mapP. Every lane of the warp calls it (the shuffle).
+  KOKKOS_INLINE_FUNCTION void neighbour_node([[maybe_unused]] int face_code, [[maybe_unused]] int holder, int e,
+                                             int c, int& ep, int& jp) const {
+    if constexpr (lanes_face_codes) {
+      constexpr int mp = MeshData<Real, Mem>::max_face_patterns;
+      const int code = warp_shuffle(face_code, holder);
+      if (mesh.face_neighbour.extent(0) > 0) {
+        ep = code / mp;
+        jp = read_only(mesh.face_pattern.data() + (code % mp) * nfp + c % nfp);
+        return;
+      }
+    }
+    const int nb = face_node_at<nfp>(ops, mesh, e, c).neighbour;
+    ep = nb / np;
+    jp = nb % np;
+  }
   /// q as the flux gather reads it: (element, field, node) with the strides of this order.
   KOKKOS_INLINE_FUNCTION FieldMajorFields<Real, nf, np> q_fields() const { return {q.data()}; }
   /// Values a thread loads before it stores in the fused stage's update.
   static constexpr int epilogue_batch = 4;
 
-  // The flux gather: the calling thread's share (rank of `threads`) of the face nodes x = le nc +
-  // c, x < n, at face node c of element g0 + le (zero where le >= count or past the last
-  // element), handed to store(x, out). Each face node's flux waits on two dependent loads: where
-  // it reads (face_node_at) and the fields there (face_node_states).
+  // The flux gather: the calling thread's share (rank of `threads`) of the face nodes x = le per +
+  // c - c0, x < n, at face node c (c0 <= c < c0 + per; by default all nc face nodes) of element
+  // g0 + le (zero where le >= count or past the last element), handed to store(x, out). Each
+  // face node's flux waits on two dependent loads: where it reads (face_node_at) and the fields
+  // there (face_node_states).
   //
   // With PerThread = 0, U face nodes at a time, each face node's flux computed in a branch on
   // whether it is in range (the compiler issues the next face node's loads after the previous
@@ -2004,29 +2070,24 @@ struct TunedKernels {
   /// lift's B values (k-step c / 4, column tile f / 2, lane (2 element + f % 2) 4 + c % 4; zero
   /// in a padding field column).
   KOKKOS_INLINE_FUNCTION static void put_lane_flux(Real* fx, int x, const Real (&out)[nf]) {
-    const int qe = x / nc, c = x % nc;
+    put_lane_flux(fx, x / nc, x % nc, out);
+  }
+  /// The same for element qe of the group at face node c (counted from the first k-step that fx
+  /// holds).
+  KOKKOS_INLINE_FUNCTION static void put_lane_flux(Real* fx, int qe, int c, const Real (&out)[nf]) {
     DGK_UNROLL
     for (int f = 0; f < 2 * lane_tiles; ++f)
       fx[((c / 4) * lane_tiles + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
   }
   template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
   KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store,
-                                          [[maybe_unused]] int face_code = 0) const {
+                                          [[maybe_unused]] int face_code = 0, int per = nc, int c0 = 0) const {
     using Q = std::conditional_t<NodeMajor, NodeMajorFields<Real, nf, np>, FieldMajorFields<Real, nf, np>>;
     const Q fields{q.data()};
-    [[maybe_unused]] const bool codes = FaceCodes && mesh.face_neighbour.extent(0) > 0 && 4 * count <= 32;
+    static_assert(!FaceCodes || lanes_face_codes, "dgk::nodal_tet::gather_flux: face codes where not compiled");
     // Face node x of element e at its face node c: the neighbour element and node (ep, jp).
     [[maybe_unused]] auto neighbour_of = [&](int x, int e, int c, int& ep, int& jp) {
-      constexpr int mp = MeshData<Real, Mem>::max_face_patterns;
-      const int code = warp_shuffle(face_code, x < n ? ((x / nc) * 4 + c / nfp) % 32 : 0);
-      if (codes) {
-        ep = code / mp;
-        jp = read_only(mesh.face_pattern.data() + (code % mp) * nfp + c % nfp);
-      } else {
-        const int nb = face_node_at<nfp>(ops, mesh, e, c).neighbour;
-        ep = nb / np;
-        jp = nb % np;
-      }
+      neighbour_node(face_code, x < n ? ((x / per) * 4 + c / nfp) % 32 : 0, e, c, ep, jp);
     };
     static_assert(!FaceCodes || PerThread == 0, "dgk::nodal_tet::gather_flux: face codes take no indices ahead");
     if constexpr (PerThread > 0) {
@@ -2034,10 +2095,10 @@ struct TunedKernels {
       // face node of g0, or of the last element where g0 is past it).
       const int fallback = g0 < end ? g0 : end - 1;
       auto locate = [&](int x, int& e, int& c) {
-        const int le = x / nc;
+        const int le = x / per;
         const bool in = x < n && le < count && g0 + le < end;
         e = in ? g0 + le : fallback;
-        c = in ? x % nc : 0;
+        c = in ? c0 + x % per : 0;
         return in;
       };
       // The neighbour indices of all the thread's face nodes first; the rest of where a face
@@ -2082,7 +2143,7 @@ struct TunedKernels {
         Real out[U][nf];
         DGK_UNROLL
         for (int u = 0; u < U; ++u) {
-          const int x = x0 + u * threads, le = x / nc, e = g0 + le, c = x % nc;
+          const int x = x0 + u * threads, le = x / per, e = g0 + le, c = c0 + x % per;
           int ep = 0, jp = 0;
           neighbour_of(x, e < end ? e : end - 1, c, ep, jp);
           if (x < n && le < count && e < end) {
@@ -2102,9 +2163,9 @@ struct TunedKernels {
         Real out[U][nf];
         DGK_UNROLL
         for (int u = 0; u < U; ++u) {
-          const int x = x0 + u * threads, le = x / nc, e = g0 + le;
+          const int x = x0 + u * threads, le = x / per, e = g0 + le;
           if (x < n && le < count && e < end) {
-            face_node_flux<Physics, nfp, np>(ops, mesh, fields, e, x % nc, out[u]);
+            face_node_flux<Physics, nfp, np>(ops, mesh, fields, e, c0 + x % per, out[u]);
           } else {
             for (int f = 0; f < nf; ++f) out[u][f] = Real(0);
           }
@@ -2190,15 +2251,23 @@ struct TunedKernels {
         DGK_THROW_IF(node_major, "nodal_tet::TunedKernels: the stage as one product (product=merged) reads fields "
                                  "stored (element, field, node) only");
         if constexpr (St && WI == 1 && lanes_merged_stage) {
-          if (s.max_registers == 0)
-            f(TagTensorStageMerged<P, 0>{});
-          else if (s.max_registers == tensor_lanes_mid)
-            f(TagTensorStageMerged<P, tensor_lanes_mid>{});
+          auto capped = [&](auto halves) {
+            constexpr bool G = decltype(halves)::value;
+            if (s.max_registers == 0)
+              f(TagTensorStageMerged<P, 0, G>{});
+            else if (s.max_registers == tensor_lanes_mid)
+              f(TagTensorStageMerged<P, tensor_lanes_mid, G>{});
+            else
+              f(TagTensorStageMerged<P, lanes_merged_cap, G>{});
+          };
+          if (s.gather_halves)
+            capped(std::true_type{});
           else
-            f(TagTensorStageMerged<P, lanes_merged_cap>{});
+            capped(std::false_type{});
         }
         return;
       }
+      DGK_THROW_IF(s.gather_halves, "nodal_tet::TunedKernels: " << merged_refusal(s, St));
       if (node_major) {
         // Only shapes with their fields in registers pass, so only in_registers launches.
         const std::string why = node_major_refusal(s, St);

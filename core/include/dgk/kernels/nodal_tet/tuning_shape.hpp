@@ -88,6 +88,10 @@ struct MicroShape : KernelShape {
   /// LIFT accumulate rhs in the same registers; a warp holds all of its elements' row tiles in
   /// one pass, reads its fields at each k-step and updates in memory from its lanes
   bool merged_product = false;
+  /// with merged_product: the flux gathered in two halves of LIFT's k-steps, the second after
+  /// the first half's products (printed gather=halves), so that a warp's scratch holds half the
+  /// flux fragments
+  bool gather_halves = false;
 };
 
 /// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
