@@ -633,7 +633,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           EXPECT_TRUE(order > 5 ||
                       ran_merged[halves] >= (paired_tensor_cores(backend, precision) ? (order < 5 ? 4 : 3) : 2))
               << precision << " order " << order << ": the stage as one product "
-              << (halves ? "gathering in two halves" : "gathering ahead") << " ran " << ran_merged[halves]
+              << (halves ? "gathering in two halves" : "gathering at once") << " ran " << ran_merged[halves]
               << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.

@@ -1462,7 +1462,8 @@ struct TunedKernels {
   /// The fused stage as one product: each warp's flux fragments (half of them, the larger half,
   /// with its flux gathered in two halves).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s, bool halves = false) {
-    return scratch_bytes(static_cast<std::size_t>(s.warps) * (halves ? merged_first_half : nc / 4) * lane_tiles * 32);
+    const int per_lane = halves ? merged_first_half * lane_tiles : lane_flux;
+    return scratch_bytes(static_cast<std::size_t>(s.warps) * per_lane * 32);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
