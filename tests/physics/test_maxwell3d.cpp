@@ -1,5 +1,6 @@
 // Maxwell 3D on tetrahedra: convergence on the PEC cavity, energy behaviour of the upwind flux,
 // and agreement of the same run across backends.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -23,6 +24,40 @@ namespace {
 
 using dgk::physics::TetCase;
 using dgk::physics::CaseOptions;
+
+// The volume term in halves (each half of the fields from the other half's inputs, scaled by its
+// factor, at one reference direction) is the volume term of the gradients g (x) u, field by field,
+// to the rounding of a few products (relative to the largest term).
+TEST(Maxwell3D, VolumeInHalvesIsTheVolumeTerm) {
+  using M = dgk::physics::Maxwell3D;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> uni(-2.0, 2.0), pos(0.5, 3.0);
+  for (int trial = 0; trial < 100; ++trial) {
+    double g[3], u[6], grad[3][6], out[6];
+    const double mat[2] = {pos(rng), pos(rng)};
+    for (double& x : g) x = uni(rng);
+    for (double& x : u) x = uni(rng);
+    for (int x = 0; x < 3; ++x)
+      for (int f = 0; f < 6; ++f) grad[x][f] = g[x] * u[f];
+    M::volume(grad, mat, out);
+    double scale = 0;
+    for (int x = 0; x < 3; ++x)
+      for (int f = 0; f < 6; ++f) scale = std::max(scale, std::abs(grad[x][f]) / std::min(mat[0], mat[1]));
+    bool seen[6] = {};
+    for (int h = 0; h < 2; ++h) {
+      double v[3], half[3];
+      for (int j = 0; j < 3; ++j) v[j] = M::volume_half_factor(h, mat) * u[M::volume_half_input(h, j)];
+      M::volume_half(g, v, half);
+      for (int j = 0; j < 3; ++j) {
+        const int f = M::volume_half_field(h, j);
+        ASSERT_TRUE(f >= 0 && f < 6 && !seen[f]) << "half " << h << " field " << f;
+        seen[f] = true;
+        EXPECT_NEAR(half[j], out[f], 8 * std::numeric_limits<double>::epsilon() * scale)
+            << "trial " << trial << ", half " << h << ", field " << f;
+      }
+    }
+  }
+}
 
 // The exact cavity mode satisfies the PDE and the PEC condition: the (1,1,1) mode's E is
 // tangentially zero on the walls and its fields are divergence free (checked by differences).

@@ -117,6 +117,20 @@ struct TagTensorVolumeLanes {};
 template <bool Paired, int MaxRegisters = 0, bool GatherHalves = false>
 struct TagTensorStageMerged {};
 
+/// Whether a physics has its volume term in two halves of one form of `half` fields each
+/// (Maxwell3D::volume_half), `fields` in all.
+template <class P, class = void>
+struct HasVolumeHalves : std::false_type {};
+template <class P>
+struct HasVolumeHalves<P, std::void_t<decltype(P::volume_half_size)>> : std::true_type {};
+template <class P, int Half, int Fields>
+constexpr bool volume_halves_fit() {
+  if constexpr (HasVolumeHalves<P>::value)
+    return P::volume_half_size == Half && 2 * Half == Fields;
+  else
+    return false;
+}
+
 /// Registers per thread a tag's kernel is compiled for (0: the compiler's choice), and the
 /// largest team (threads) its launch bounds allow: one warp for the micro volume kernel, eight
 /// for the tensor-core lift and the volume finished by the lanes.
@@ -240,6 +254,29 @@ struct TunedKernels {
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
+  // The stage as one product's column slot s = 2 j + h (tile j, h = 0 or 1 of an element's two
+  // columns there) holds field 2 j + h, or, where the physics has its volume term in two halves of
+  // a column tile's fields each (merged_volume_in_halves), field volume_half_field(h, j): then every lane
+  // forms the volume terms of its own column's fields only, from half the fields (Maxwell: E from
+  // H, H from E), in the same instructions as the lanes of the other half. Compiled at N = 3 and 5,
+  // where the H200 cache's stages took 0.97-0.98 and 0.95 times as long as with every field formed
+  // by every lane; at N = 1 1.03 times, and at N = 4, whose uncapped kernel then took 180 registers
+  // instead of 166, 1.20 times (docs/PERFORMANCE.md, "Maxwell's volume term in two halves").
+  static constexpr bool merged_volume_in_halves =
+      volume_halves_fit<Physics, lane_tiles, nf>() && (N == 3 || N == 5);
+  KOKKOS_INLINE_FUNCTION static constexpr int merged_field(int s) {
+    if constexpr (merged_volume_in_halves)
+      return Physics::volume_half_field(s % 2, s / 2);
+    else
+      return s;
+  }
+  /// The slot of field f (merged_field's inverse).
+  KOKKOS_INLINE_FUNCTION static constexpr int merged_slot(int f) {
+    int slot = f;
+    for (int s = 0; s < 2 * lane_tiles; ++s)
+      if (merged_field(s) == f) slot = s;
+    return slot;
+  }
   // LIFT's k-steps of the first of the two halves in which the stage as one product may gather its
   // flux (gather=halves): the larger half.
   static constexpr int merged_first_half = (nc / 4 + 1) / 2;
@@ -909,7 +946,8 @@ struct TunedKernels {
           constexpr int per_lane = lanes_gather_ahead ? (4 * per + 31) / 32 : 0;
           gather_flux<2, false, per_lane, lanes_face_codes>(
               lane, 32, e0, 4, 4 * per,
-              [&](int x, const Real(&out)[nf]) { put_lane_flux(fx, x / per, x % per, out); }, face_code, per, c0);
+              [&](int x, const Real(&out)[nf]) { put_lane_flux<true>(fx, x / per, x % per, out); }, face_code, per,
+              c0);
         };
         gather(std::integral_constant<int, 0>{}, std::integral_constant<int, kh>{});
         const ElementGeometry<Real> geo = element_geometry(mesh, eb);
@@ -922,26 +960,51 @@ struct TunedKernels {
         [[maybe_unused]] Real unused[1];
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
         // The volume: at k-step ks, D_d's row tiles times V_d q, d = r, s, t.
-        k_steps<true, kst>([&](int ks) {
-          const int i = 4 * ks + b_node;
-          Real u[nf];
+        if constexpr (merged_volume_in_halves) {
+          // The lane's half of the fields: its inputs scaled by the half's factor, then at each
+          // direction its column's values (Physics::volume_half).
+          const Real c = Physics::volume_half_factor(b_field, geo.mat);
+          int in[NB];
           DGK_UNROLL
-          for (int f = 0; f < nf; ++f) u[f] = i < np ? src[f * np + i] : Real(0);
-          DGK_UNROLL
-          for (int d = 0; d < 3; ++d) {
-            Real av[RT];
-            operator_fragments<false>(A, 0, kst, ks, lane, live, [&](int t) { return d * mtd + t; }, av, unused);
-            Real grad[3][nf], w[nf], bv[NB];
+          for (int j = 0; j < NB; ++j)
+            in[j] = (b_field ? Physics::volume_half_input(1, j) : Physics::volume_half_input(0, j)) * np;
+          k_steps<true, kst>([&](int ks) {
+            const int i = 4 * ks + b_node;
+            Real v[NB];
             DGK_UNROLL
-            for (int x = 0; x < 3; ++x)
+            for (int j = 0; j < NB; ++j) v[j] = i < np ? c * src[in[j] + i] : Real(0);
+            DGK_UNROLL
+            for (int d = 0; d < 3; ++d) {
+              Real av[RT];
+              operator_fragments<false>(A, 0, kst, ks, lane, live, [&](int t) { return d * mtd + t; }, av, unused);
+              const Real g[3] = {geo.g[d], geo.g[3 + d], geo.g[6 + d]};
+              Real bv[NB];
+              Physics::volume_half(g, v, bv);
+              mma_f64_block<Paired>(acc, av, bv, live, NB);
+            }
+          });
+        } else {
+          k_steps<true, kst>([&](int ks) {
+            const int i = 4 * ks + b_node;
+            Real u[nf];
+            DGK_UNROLL
+            for (int f = 0; f < nf; ++f) u[f] = i < np ? src[f * np + i] : Real(0);
+            DGK_UNROLL
+            for (int d = 0; d < 3; ++d) {
+              Real av[RT];
+              operator_fragments<false>(A, 0, kst, ks, lane, live, [&](int t) { return d * mtd + t; }, av, unused);
+              Real grad[3][nf], w[nf], bv[NB];
               DGK_UNROLL
-              for (int f = 0; f < nf; ++f) grad[x][f] = geo.g[3 * x + d] * u[f];
-            Physics::volume(grad, geo.mat, w);
-            DGK_UNROLL
-            for (int j = 0; j < NB; ++j) bv[j] = b_field ? (2 * j + 1 < nf ? w[2 * j + 1] : Real(0)) : w[2 * j];
-            mma_f64_block<Paired>(acc, av, bv, live, NB);
-          }
-        });
+              for (int x = 0; x < 3; ++x)
+                DGK_UNROLL
+                for (int f = 0; f < nf; ++f) grad[x][f] = geo.g[3 * x + d] * u[f];
+              Physics::volume(grad, geo.mat, w);
+              DGK_UNROLL
+              for (int j = 0; j < NB; ++j) bv[j] = b_field ? (2 * j + 1 < nf ? w[2 * j + 1] : Real(0)) : w[2 * j];
+              mma_f64_block<Paired>(acc, av, bv, live, NB);
+            }
+          });
+        }
         const int e = e0 + lane % 4;
         const std::size_t o = static_cast<std::size_t>(e < end ? e : end - 1) * nf * np;
         // res and q of the values of row tile t this lane finishes.
@@ -986,7 +1049,7 @@ struct TunedKernels {
           if (i < np && e < end) {
             DGK_UNROLL
             for (int f = 0; f < nf; ++f) {
-              const Real r = a * rv[t % 2][f] + dt * acc[t][f / 2][f % 2];
+              const Real r = a * rv[t % 2][f] + dt * acc[t][merged_slot(f) / 2][merged_slot(f) % 2];
               res.data()[o + f * np + i] = r;
               q_out.data()[o + f * np + i] = qv[t % 2][f] + b * r;
             }
@@ -2074,11 +2137,14 @@ struct TunedKernels {
     put_lane_flux(fx, x / nc, x % nc, out);
   }
   /// The same for element qe of the group at face node c (counted from the first k-step that fx
-  /// holds).
+  /// holds); with MergedSlots in the stage as one product's column slots (merged_field).
+  template <bool MergedSlots = false>
   KOKKOS_INLINE_FUNCTION static void put_lane_flux(Real* fx, int qe, int c, const Real (&out)[nf]) {
     DGK_UNROLL
-    for (int f = 0; f < 2 * lane_tiles; ++f)
-      fx[((c / 4) * lane_tiles + f / 2) * 32 + (2 * qe + f % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+    for (int s = 0; s < 2 * lane_tiles; ++s) {
+      const int f = MergedSlots ? merged_field(s) : s;
+      fx[((c / 4) * lane_tiles + s / 2) * 32 + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+    }
   }
   template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
   KOKKOS_INLINE_FUNCTION void gather_flux(int rank, int threads, int g0, int count, int n, const Store& store,
