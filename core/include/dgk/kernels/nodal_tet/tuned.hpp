@@ -117,8 +117,8 @@ struct TagTensorVolumeLanes {};
 template <bool Paired, int MaxRegisters = 0, bool GatherHalves = false>
 struct TagTensorStageMerged {};
 
-/// Whether a physics has its volume term in two halves of one form of `half` fields each
-/// (Maxwell3D::volume_half), `fields` in all.
+/// Whether a physics has its volume term in two halves of one form (Maxwell3D::volume_half), and
+/// whether its halves are Half fields each of Fields in all.
 template <class P, class = void>
 struct HasVolumeHalves : std::false_type {};
 template <class P>
@@ -255,13 +255,14 @@ struct TunedKernels {
   // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
   static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
   // The stage as one product's column slot s = 2 j + h (tile j, h = 0 or 1 of an element's two
-  // columns there) holds field 2 j + h, or, where the physics has its volume term in two halves of
-  // a column tile's fields each (merged_volume_in_halves), field volume_half_field(h, j): then every lane
-  // forms the volume terms of its own column's fields only, from half the fields (Maxwell: E from
-  // H, H from E), in the same instructions as the lanes of the other half. Compiled at N = 3 and 5,
-  // where the H200 cache's stages took 0.97-0.98 and 0.95 times as long as with every field formed
-  // by every lane; at N = 1 1.03 times, and at N = 4, whose uncapped kernel then took 180 registers
-  // instead of 166, 1.20 times (docs/PERFORMANCE.md, "Maxwell's volume term in two halves").
+  // columns there) holds field 2 j + h, or, where the physics has its volume term in two halves
+  // of a column tile's fields each (merged_volume_in_halves), field volume_half_field(h, j): then
+  // every lane forms the volume terms of its own column's fields only, from half the fields
+  // (Maxwell: E from H, H from E), in the same instructions as the lanes of the other half.
+  // Compiled at N = 3 and 5, where the H200 cache's stages took 0.97-0.98 and 0.95 times as long
+  // as with every field formed by every lane; at N = 1 1.03 times, and at N = 4, whose uncapped
+  // kernel then took 180 registers instead of 166, 1.20 times (docs/PERFORMANCE.md, "Maxwell's
+  // volume term in two halves").
   static constexpr bool merged_volume_in_halves =
       volume_halves_fit<Physics, lane_tiles, nf>() && (N == 3 || N == 5);
   KOKKOS_INLINE_FUNCTION static constexpr int merged_field(int s) {
