@@ -106,6 +106,7 @@ std::string to_string(const kernels::nodal_tet::NodalTuning& t) {
                (m.lane_update ? " update=lanes" : std::string()) +
                (m.merged_product ? " product=merged" : std::string()) +
                (m.gather_halves ? " gather=halves" : std::string()) +
+               (m.volume_unroll != 0 ? " vunroll=" + std::to_string(m.volume_unroll) : std::string()) +
                (m.staging != Staging::Fields ? std::string(" staged=") + staged(m) : std::string()) + teams(m);
     }
     return std::string();

@@ -289,12 +289,17 @@ struct Search {
       const auto& s = t.volume_shape;
       if (s.merged_product) {
         // Groups in sequence, paired or not, uncapped or under the caps of 168 and 128 (teams of
-        // up to two warps: twelve or sixteen warps per SM).
+        // up to two warps: twelve or sixteen warps per SM); paired, the volume's k-steps unrolled
+        // by 1, 2 or 3 instead of all (refused and skipped where not compiled: N other than 3, 4).
         for (int cap : {0, 168, 128})
           for (int ws : {1, 2})
             for (bool paired : {false, true})
-              if (cap == 0 || s.warps <= 2)
-                second.push_back(with(1, ws, s.warps, paired, false, true, cap, false, false, true, s.gather_halves));
+              for (int unroll : {0, 1, 2, 3})
+                if ((cap == 0 || s.warps <= 2) && (unroll == 0 || paired)) {
+                  NodalTuning t = with(1, ws, s.warps, paired, false, true, cap, false, false, true, s.gather_halves);
+                  t.volume_shape.volume_unroll = unroll;
+                  second.push_back(t);
+                }
         return;
       }
       for (int wi : {1, 2})
@@ -561,6 +566,7 @@ nlohmann::json shape_json(const MicroShape& s) {
           {"lane_update", s.lane_update},
           {"merged_product", s.merged_product},
           {"gather_halves", s.gather_halves},
+          {"volume_unroll", s.volume_unroll},
           {"resident_teams", s.resident_teams},
           {"staged", staging_name(s.staging)}};
 }
@@ -621,6 +627,7 @@ MicroShape shape_of(const nlohmann::json& j, const char* where) {
   s.lane_update = field<bool>(j, where, "lane_update", false);
   s.merged_product = field<bool>(j, where, "merged_product", false);
   s.gather_halves = field<bool>(j, where, "gather_halves", false);
+  s.volume_unroll = field<int>(j, where, "volume_unroll", 0);
   s.resident_teams = field<int>(j, where, "resident_teams", 0);
   s.staging = named(j, "staged", {"fields", "operator", "both"}, {Staging::Fields, Staging::Operator, Staging::Both});
   return s;

@@ -233,6 +233,17 @@ std::vector<nt::NodalTuning> variants() {
       t.volume_shape.gather_halves = halves;
       all.push_back(t);
     }
+  // The same, paired, with the volume's k-steps unrolled by 1, 2 and 3 (compiled at N = 3 and 4,
+  // where N = 4 forms Maxwell's volume in halves; partly empty teams, groups in sequence).
+  for (bool halves : {false, true})
+    for (auto [ws, warps, cap, unroll] :
+         {std::array{3, 2, 0, 1}, std::array{2, 1, 168, 2}, std::array{3, 2, 128, 3}, std::array{1, 1, 0, 3}}) {
+      nt::NodalTuning t = fused_stage(ws, warps, true, cap);
+      t.volume_shape.merged_product = true;
+      t.volume_shape.gather_halves = halves;
+      t.volume_shape.volume_unroll = unroll;
+      all.push_back(t);
+    }
   for (nt::LiftMode mode : {nt::LiftMode::Split, nt::LiftMode::FusedLift, nt::LiftMode::FusedUpdate})
     for (auto [k, wi, ws, warps] : {std::array{1, 1, 1, 1}, std::array{3, 2, 2, 3}, std::array{5, 4, 1, 4}})
       for (bool staged : {false, true})
@@ -514,7 +525,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           ran_lanes = 0, ran_lane_registers = 0, ran_stage = 0, ran_lift_capped = 0, ran_batched = 0,
           ran_lanes_capped = 0, ran_lanes_open[2] = {0, 0}, ran_lanes_mid[2] = {0, 0};
       int ran_async[3] = {0, 0, 0};  // split, fused lift, fused update
-      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0, ran_merged[2] = {0, 0};
+      int ran_ahead = 0, ran_async_stage = 0, ran_lane_update = 0, ran_merged[2] = {0, 0}, ran_unrolled[2] = {0, 0};
       int ran_beyond_default = 0;  // tensor-core lifts whose team scratch exceeds kDefaultBlockShared
       int ran_ops = 0;  // the lane-finished volume with its operators in scratch
       for (const auto& t : tunings) {
@@ -534,7 +545,8 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
           // So is the fused stage whose lanes update in memory.
           const bool no_lane_update = t.volume_shape.lane_update && order > 5;
           // And the stage as one product.
-          const bool no_merged = t.volume_shape.merged_product && order > 5;
+          const bool no_merged = t.volume_shape.merged_product &&
+                                 (order > 5 || (t.volume_shape.volume_unroll != 0 && order != 3 && order != 4));
           const bool no_tensor = ((t.volume == nt::StageKernel::Tensor || t.lift == nt::StageKernel::Tensor) &&
                                   !tensor_cores(backend, precision)) ||
                                  (paired(t) && !paired_tensor_cores(backend, precision));
@@ -557,6 +569,7 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
         if (t.volume_shape.rows > 1) ++ran_rows;
         if (paired(t)) ++ran_paired;
         if (t.volume_shape.merged_product) ++ran_merged[t.volume_shape.gather_halves];
+        if (t.volume_shape.volume_unroll != 0) ++ran_unrolled[t.volume_shape.gather_halves];
         if (t.volume_shape.max_registers != 0 && t.volume_shape.max_registers != 255 &&
             t.volume_shape.max_registers != 168 && !t.volume_shape.merged_product)
           ++ran_capped;  // 255, 168: below
@@ -635,6 +648,14 @@ TYPED_TEST(TunedKernels, EveryVariantTakesTheReferenceStep) {
               << precision << " order " << order << ": the stage as one product "
               << (halves ? "gathering in two halves" : "gathering at once") << " ran " << ran_merged[halves]
               << " times";
+        // Its volume's k-steps unrolled by a factor: paired at N = 3 and 4, where the device code
+        // has m16n8k4, every shape.
+        const bool unrolls = (order == 3 || order == 4) && paired_tensor_cores(backend, precision);
+        for (int halves : {0, 1})
+          EXPECT_EQ(ran_unrolled[halves], unrolls ? 4 : 0)
+              << precision << " order " << order << ": the stage as one product with its volume's k-steps unrolled "
+              << "by a factor " << (halves ? "gathering in two halves" : "gathering at once") << " ran "
+              << ran_unrolled[halves] << " times";
         EXPECT_GE(ran_lift_capped, 1) << precision << " order " << order << ": the capped tensor-core lift did not run";
         // One element per group fits every order, in each mode.
         EXPECT_GE(ran_batched, 3) << precision << " order " << order << ": the lift with batched loads did not run";

@@ -285,8 +285,7 @@ class TetSolver final : public Simulation, public NodalTunable {
       k.a = Real(a);
       k.b = Real(b);
       k.dt = Real(dt);
-      k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape.lane_update,
-                     m_kernels.tuning.volume_shape.merged_product, m_kernels.tuning.volume_shape.gather_halves);
+      k.tensor_stage(m_space, begin, end, false, m_kernels.tuning.volume_shape);
     });
   }
   void update(double a, double b, double dt) const {
@@ -714,9 +713,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         if (!w.empty()) why += (why.empty() ? "" : "; ") + part + ": " + w;
       };
       if (t.volume == StageKernel::Tensor)
-        join("volume", tuned_for<N>(t.volume_shape, t)
-                           .infeasible_tensor(m_space, false, t.volume_shape.lane_update,
-                                              t.volume_shape.merged_product, t.volume_shape.gather_halves));
+        join("volume", tuned_for<N>(t.volume_shape, t).infeasible_tensor(m_space, false, t.volume_shape));
       else if (t.volume != StageKernel::Thread)
         join("volume", tuned_for<N>(t.volume_shape, t).infeasible_volume(m_space, t.volume == StageKernel::Batched));
       if (t.lift == StageKernel::Tensor)
@@ -786,8 +783,7 @@ class TetSolver final : public Simulation, public NodalTunable {
         k.a = Real(a);
         k.b = Real(b);
         k.dt = Real(dt);
-        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1, m_kernels.tuning.volume_shape.lane_update,
-                       m_kernels.tuning.volume_shape.merged_product);
+        k.tensor_stage(m_space, 0, m_mesh.num_elements, v == 1, m_kernels.tuning.volume_shape);
       });
     };
     run(0, 0.5, 0.25, 0.01);

@@ -114,7 +114,7 @@ struct TagTensorLift {};
 template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage = false, int MaxRegisters = 0,
           bool Async = false, bool NodeMajor = false, bool Ops = false, bool LaneUpdate = false>
 struct TagTensorVolumeLanes {};
-template <bool Paired, int MaxRegisters = 0, bool GatherHalves = false>
+template <bool Paired, int MaxRegisters = 0, bool GatherHalves = false, int VolumeUnroll = 0>
 struct TagTensorStageMerged {};
 
 /// Whether a physics has its volume term in two halves of one form (Maxwell3D::volume_half), and
@@ -146,8 +146,8 @@ template <int WI, bool Paired, bool RegisterFields, bool Unrolled, bool Stage, i
 struct RegisterCap<
     TagTensorVolumeLanes<WI, Paired, RegisterFields, Unrolled, Stage, MaxRegisters, Async, NodeMajor, Ops, LaneUpdate>>
     : std::integral_constant<int, MaxRegisters> {};
-template <bool Paired, int MaxRegisters, bool GatherHalves>
-struct RegisterCap<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>>
+template <bool Paired, int MaxRegisters, bool GatherHalves, int VolumeUnroll>
+struct RegisterCap<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves, VolumeUnroll>>
     : std::integral_constant<int, MaxRegisters> {};
 template <class Tag>
 struct CappedTeam : std::integral_constant<int, 32> {};
@@ -164,8 +164,8 @@ struct CappedTeam<
     : std::integral_constant<int, MaxRegisters == lanes_mid_registers ? lanes_mid_team : 256> {};
 /// The fused stage as one product is capped for teams of up to two warps: at 168 registers
 /// twelve warps per SM, at 128 sixteen.
-template <bool Paired, int MaxRegisters, bool GatherHalves>
-struct CappedTeam<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>>
+template <bool Paired, int MaxRegisters, bool GatherHalves, int VolumeUnroll>
+struct CappedTeam<TagTensorStageMerged<Paired, MaxRegisters, GatherHalves, VolumeUnroll>>
     : std::integral_constant<int, lanes_mid_team> {};
 /// Teams of `team` threads per SM whose registers fit an SM's 65536 under a cap: the minimum of
 /// the launch bounds that impose the cap (the compiler then caps the registers to fit).
@@ -262,22 +262,31 @@ struct TunedKernels {
   // Compiled at N = 3 and 5, where the H200 cache's stages took 0.97-0.98 and 0.95 times as long
   // as with every field formed by every lane; at N = 1 1.03 times, and at N = 4, whose uncapped
   // kernel then took 180 registers instead of 166, 1.20 times (docs/PERFORMANCE.md, "Maxwell's
-  // volume term in two halves").
-  static constexpr bool merged_volume_in_halves =
-      volume_halves_fit<Physics, lane_tiles, nf>() && (N == 3 || N == 5);
+  // volume term in two halves"). At N = 4 the kernels whose volume's k-steps are not all unrolled
+  // (VolumeUnroll, MicroShape::volume_unroll) form the halves: their registers fit the halves.
+  template <int VolumeUnroll>
+  KOKKOS_INLINE_FUNCTION static constexpr bool merged_volume_in_halves() {
+    return volume_halves_fit<Physics, lane_tiles, nf>() && (N == 3 || N == 5 || (N == 4 && VolumeUnroll != 0));
+  }
+  template <bool Halves>
   KOKKOS_INLINE_FUNCTION static constexpr int merged_field(int s) {
-    if constexpr (merged_volume_in_halves)
+    if constexpr (Halves)
       return Physics::volume_half_field(s % 2, s / 2);
     else
       return s;
   }
   /// The slot of field f (merged_field's inverse).
+  template <bool Halves>
   KOKKOS_INLINE_FUNCTION static constexpr int merged_slot(int f) {
     int slot = f;
     for (int s = 0; s < 2 * lane_tiles; ++s)
-      if (merged_field(s) == f) slot = s;
+      if (merged_field<Halves>(s) == f) slot = s;
     return slot;
   }
+  /// The factors by which the stage as one product may unroll its volume's k-steps
+  /// (MicroShape::volume_unroll, besides 0: all), with paired row tiles at N = 3 and 4.
+  static constexpr int merged_unroll_max = 3;
+  static constexpr bool merged_unrolls = N == 3 || N == 4;
   // LIFT's k-steps of the first of the two halves in which the stage as one product may gather its
   // flux (gather=halves): the larger half.
   static constexpr int merged_first_half = (nc / 4 + 1) / 2;
@@ -544,6 +553,19 @@ struct TunedKernels {
       DGK_UNROLL
       for (int ks = 0; ks < Count; ++ks) step(ks);
     } else {
+      for (int ks = 0; ks < Count; ++ks) step(ks);
+    }
+  }
+  // The same, the loop unrolled Unroll times on the GPU (0: all; elsewhere as the host compiler
+  // chooses).
+  template <int Unroll, int Count, class Step>
+  KOKKOS_INLINE_FUNCTION static void k_steps_by(Step&& step) {
+    if constexpr (Unroll == 0) {
+      k_steps<true, Count>(step);
+    } else {
+#if defined(__CUDA_ARCH__)
+#pragma unroll(Unroll)
+#endif
       for (int ks = 0; ks < Count; ++ks) step(ks);
     }
   }
@@ -917,10 +939,14 @@ struct TunedKernels {
   // read the first half). The team's scratch and the SM's carveout about halve, which leaves the
   // L1 more room for the operators' fragments and the fields; the accumulators are live through
   // the second half's gather.
-  template <bool Paired, int MaxRegisters, bool GatherHalves>
-  KOKKOS_INLINE_FUNCTION void operator()(TagTensorStageMerged<Paired, MaxRegisters, GatherHalves>,
+  //
+  // With VolumeUnroll U > 0 (MicroShape::volume_unroll) the volume's k-steps run as a loop
+  // unrolled U times rather than all unrolled.
+  template <bool Paired, int MaxRegisters, bool GatherHalves, int VolumeUnroll>
+  KOKKOS_INLINE_FUNCTION void operator()(TagTensorStageMerged<Paired, MaxRegisters, GatherHalves, VolumeUnroll>,
                                          const Member& m) const {
     if constexpr (lanes_merged_stage) {
+      constexpr bool halves = merged_volume_in_halves<VolumeUnroll>();
       constexpr int NB = lane_tiles, RT = mtd, kc = nc / 4, kh = GatherHalves ? merged_first_half : kc;
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape, GatherHalves)));
@@ -947,7 +973,7 @@ struct TunedKernels {
           constexpr int per_lane = lanes_gather_ahead ? (4 * per + 31) / 32 : 0;
           gather_flux<2, false, per_lane, lanes_face_codes>(
               lane, 32, e0, 4, 4 * per,
-              [&](int x, const Real(&out)[nf]) { put_lane_flux<true>(fx, x / per, x % per, out); }, face_code, per,
+              [&](int x, const Real(&out)[nf]) { put_lane_flux<halves>(fx, x / per, x % per, out); }, face_code, per,
               c0);
         };
         gather(std::integral_constant<int, 0>{}, std::integral_constant<int, kh>{});
@@ -961,7 +987,7 @@ struct TunedKernels {
         [[maybe_unused]] Real unused[1];
         const Real* src = q.data() + static_cast<std::size_t>(eb) * nf * np;
         // The volume: at k-step ks, D_d's row tiles times V_d q, d = r, s, t.
-        if constexpr (merged_volume_in_halves) {
+        if constexpr (halves) {
           // The lane's half of the fields: its inputs scaled by the half's factor, then at each
           // direction its column's values (Physics::volume_half).
           const Real c = Physics::volume_half_factor(b_field, geo.mat);
@@ -969,7 +995,7 @@ struct TunedKernels {
           DGK_UNROLL
           for (int j = 0; j < NB; ++j)
             in[j] = (b_field ? Physics::volume_half_input(1, j) : Physics::volume_half_input(0, j)) * np;
-          k_steps<true, kst>([&](int ks) {
+          k_steps_by<VolumeUnroll, kst>([&](int ks) {
             const int i = 4 * ks + b_node;
             Real v[NB];
             DGK_UNROLL
@@ -985,7 +1011,7 @@ struct TunedKernels {
             }
           });
         } else {
-          k_steps<true, kst>([&](int ks) {
+          k_steps_by<VolumeUnroll, kst>([&](int ks) {
             const int i = 4 * ks + b_node;
             Real u[nf];
             DGK_UNROLL
@@ -1050,7 +1076,7 @@ struct TunedKernels {
           if (i < np && e < end) {
             DGK_UNROLL
             for (int f = 0; f < nf; ++f) {
-              const Real r = a * rv[t % 2][f] + dt * acc[t][merged_slot(f) / 2][merged_slot(f) % 2];
+              const Real r = a * rv[t % 2][f] + dt * acc[t][merged_slot<halves>(f) / 2][merged_slot<halves>(f) % 2];
               res.data()[o + f * np + i] = r;
               q_out.data()[o + f * np + i] = qv[t % 2][f] + b * r;
             }
@@ -1397,7 +1423,7 @@ struct TunedKernels {
       k.end = mesh.num_elements;
       // A fused stage's shape times its volume part here (dgk bench): its asynchronous copies
       // belong to the stage's update, so the volume is the same kernel without them.
-      MicroShape volume = with_lane_update(shape, false);
+      MicroShape volume = with_host_choices(shape);
       volume.async_copies = false;
       k.shape = volume;
       if (shape.lane_epilogue)
@@ -1417,29 +1443,27 @@ struct TunedKernels {
                          "and precision");
     }
   }
-  /// `s` with the host-side choices of MicroShape: lane_update, merged_product and
-  /// gather_halves.
-  static MicroShape with_lane_update(const KernelShape& s, bool lane_update, bool merged = false,
-                                     bool halves = false) {
-    MicroShape m;
+  /// `s` with the host-side choices of MicroShape `host` (lane_update, merged_product,
+  /// gather_halves, volume_unroll), or none.
+  static MicroShape with_host_choices(const KernelShape& s, const MicroShape& host = {}) {
+    MicroShape m = host;
     static_cast<KernelShape&>(m) = s;
-    m.lane_update = lane_update;
-    m.merged_product = merged;
-    m.gather_halves = halves;
     return m;
   }
   /// The whole LSERK stage of elements [first, last), finished by the lanes (the fused-stage mode:
   /// volume, flux gather, lift and update into q_out; tensor_D and tensor_L must be set). With
   /// `node_major`, q, res and q_out hold their values (element, node, field) (NodeMajorFields;
-  /// where compiled, node_major_refusal).
+  /// where compiled, node_major_refusal); `host` holds the tuning's host-side choices
+  /// (with_host_choices).
   void tensor_stage(const ExecutionSpace& space, int first, int last, bool node_major = false,
-                    bool lane_update = false, bool merged = false, bool halves = false) const {
+                    const MicroShape& host = {}) const {
     if constexpr (tensor_cores) {
       TunedKernels k = *this;
       k.begin = first;
       k.end = last;
+      const bool lane_update = host.lane_update, merged = host.merged_product, halves = host.gather_halves;
       k.dispatch_tensor_lanes(
-          with_lane_update(shape, lane_update, merged, halves), true,
+          with_host_choices(shape, host), true,
           [&](auto tag) {
             k.template launch<decltype(tag)>(space, "dgk::nodal_tet::tensor_stage_lanes",
                                              4 * shape.warps * shape.sequential,
@@ -1452,8 +1476,7 @@ struct TunedKernels {
       (void)first;
       (void)last;
       (void)node_major;
-      (void)merged;
-      (void)halves;
+      (void)host;
       DGK_THROW_IF(true, "nodal_tet::TunedKernels: the fused stage runs on FP64 tensor cores, not built for this "
                          "backend and precision");
     }
@@ -1571,11 +1594,12 @@ struct TunedKernels {
     return why;
   }
   /// Why the tensor-core volume (lift = false) or lift kernel cannot run with this shape.
-  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, bool lane_update = false,
-                                bool merged = false, bool halves = false) const {
+  std::string infeasible_tensor(const ExecutionSpace& space, bool lift = false, const MicroShape& host = {}) const {
+    const bool lane_update = host.lane_update, merged = host.merged_product, halves = host.gather_halves;
     if constexpr (!tensor_cores) {
       (void)space;
       (void)lift;
+      (void)lane_update;
       (void)merged;
       (void)halves;
       return "FP64 tensor cores: CUDA builds for compute capability 8.0 or newer, double precision only";
@@ -1614,12 +1638,11 @@ struct TunedKernels {
       }
       if (lane_update && (lift || !shape.lane_epilogue))
         also() << "the update by the lanes (update=lanes) is the fused stage's";
-      else if (const std::string why = lane_update_refusal(with_lane_update(shape, lane_update), stage); !why.empty())
+      else if (const std::string why = lane_update_refusal(with_host_choices(shape, host), stage); !why.empty())
         also() << why;
       if (merged && (lift || !shape.lane_epilogue))
         also() << "the stage as one product (product=merged) is the fused stage's";
-      else if (const std::string why = merged_refusal(with_lane_update(shape, lane_update, merged, halves), stage);
-               !why.empty())
+      else if (const std::string why = merged_refusal(with_host_choices(shape, host), stage); !why.empty())
         also() << why;
       if (shape.async_copies && !lift) {
         if (const std::string why = async_stage_refusal(shape, stage); !why.empty()) also() << why;
@@ -1651,7 +1674,7 @@ struct TunedKernels {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lift(shape, mode), 32 * shape.warps);
         });
       else if (shape.lane_epilogue)
-        dispatch_tensor_lanes(with_lane_update(shape, lane_update, merged, halves), stage, [&](auto tag) {
+        dispatch_tensor_lanes(with_host_choices(shape, host), stage, [&](auto tag) {
           why = check<decltype(tag)>(space, scratch_bytes_tensor_lanes(shape, stage, lane_update, merged, halves),
                                      32 * shape.warps);
         });
@@ -1755,15 +1778,26 @@ struct TunedKernels {
   /// ask for it).
   static std::string merged_refusal(const MicroShape& s, bool stage) {
     if (!s.merged_product) {
-      if (!s.gather_halves) return {};
-      return "the flux gathered in two halves (gather=halves) is the stage as one product's (product=merged)";
+      if (s.gather_halves)
+        return "the flux gathered in two halves (gather=halves) is the stage as one product's (product=merged)";
+      if (s.volume_unroll != 0)
+        return "the volume's k-steps unrolled by a factor (vunroll) are the stage as one product's (product=merged)";
+      return {};
     }
     const bool capped = s.max_registers == tensor_lanes_mid || s.max_registers == lanes_merged_cap;
+    const bool unroll = s.volume_unroll == 0 || (s.volume_unroll >= 1 && s.volume_unroll <= merged_unroll_max &&
+                                                 merged_unrolls && s.paired_tiles);
     if (stage && lanes_merged_stage && s.elements == 4 && s.inline_blocks == 1 && !s.register_fields &&
         !s.lane_update && !s.async_copies && s.staging == Staging::Fields &&
-        (s.max_registers == 0 || (capped && 32 * s.warps <= lanes_mid_team)))
+        (s.max_registers == 0 || (capped && 32 * s.warps <= lanes_mid_team)) && unroll)
       return {};
     std::ostringstream o;
+    if (!unroll && s.volume_unroll != 0 && stage && lanes_merged_stage) {
+      o << "the stage as one product (product=merged) unrolls its volume's k-steps by 1 to " << merged_unroll_max
+        << " (vunroll) with paired row tiles (mma=m16n8k4) at N = 3 and 4 only (asked: vunroll=" << s.volume_unroll
+        << (s.paired_tiles ? "" : ", unpaired") << " at N = " << N << ")";
+      return o.str();
+    }
     o << "the stage as one product (product=merged) is compiled for the fused stage at N <= 5 with k = 4 "
          "elements per warp, w_i = 1, its fields read at each k-step (not fields=registers), without "
          "update=lanes or loads=async (it updates from its lanes), uncapped or capped at "
@@ -2138,12 +2172,13 @@ struct TunedKernels {
     put_lane_flux(fx, x / nc, x % nc, out);
   }
   /// The same for element qe of the group at face node c (counted from the first k-step that fx
-  /// holds); with MergedSlots in the stage as one product's column slots (merged_field).
-  template <bool MergedSlots = false>
+  /// holds); with HalvesSlots in the column slots of the stage as one product that forms the
+  /// volume in halves (merged_field).
+  template <bool HalvesSlots = false>
   KOKKOS_INLINE_FUNCTION static void put_lane_flux(Real* fx, int qe, int c, const Real (&out)[nf]) {
     DGK_UNROLL
     for (int s = 0; s < 2 * lane_tiles; ++s) {
-      const int f = MergedSlots ? merged_field(s) : s;
+      const int f = merged_field<HalvesSlots>(s);
       fx[((c / 4) * lane_tiles + s / 2) * 32 + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
     }
   }
@@ -2319,14 +2354,27 @@ struct TunedKernels {
         DGK_THROW_IF(node_major, "nodal_tet::TunedKernels: the stage as one product (product=merged) reads fields "
                                  "stored (element, field, node) only");
         if constexpr (St && WI == 1 && lanes_merged_stage) {
-          auto capped = [&](auto halves) {
+          auto unrolled = [&](auto cap, auto halves) {
+            constexpr int C = decltype(cap)::value;
             constexpr bool G = decltype(halves)::value;
+            if constexpr (P && merged_unrolls) {
+              static_assert(merged_unroll_max == 3, "dgk::nodal_tet: one launch per unroll factor");
+              if (s.volume_unroll == 1)
+                return f(TagTensorStageMerged<P, C, G, 1>{});
+              else if (s.volume_unroll == 2)
+                return f(TagTensorStageMerged<P, C, G, 2>{});
+              else if (s.volume_unroll == 3)
+                return f(TagTensorStageMerged<P, C, G, 3>{});
+            }
+            f(TagTensorStageMerged<P, C, G>{});
+          };
+          auto capped = [&](auto halves) {
             if (s.max_registers == 0)
-              f(TagTensorStageMerged<P, 0, G>{});
+              unrolled(std::integral_constant<int, 0>{}, halves);
             else if (s.max_registers == tensor_lanes_mid)
-              f(TagTensorStageMerged<P, tensor_lanes_mid, G>{});
+              unrolled(std::integral_constant<int, tensor_lanes_mid>{}, halves);
             else
-              f(TagTensorStageMerged<P, lanes_merged_cap, G>{});
+              unrolled(std::integral_constant<int, lanes_merged_cap>{}, halves);
           };
           if (s.gather_halves)
             capped(std::true_type{});
@@ -2335,7 +2383,7 @@ struct TunedKernels {
         }
         return;
       }
-      DGK_THROW_IF(s.gather_halves, "nodal_tet::TunedKernels: " << merged_refusal(s, St));
+      DGK_THROW_IF(s.gather_halves || s.volume_unroll != 0, "nodal_tet::TunedKernels: " << merged_refusal(s, St));
       if (node_major) {
         // Only shapes with their fields in registers pass, so only in_registers launches.
         const std::string why = node_major_refusal(s, St);

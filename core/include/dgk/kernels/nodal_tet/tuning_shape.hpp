@@ -92,6 +92,10 @@ struct MicroShape : KernelShape {
   /// the first half's products (printed gather=halves), so that a warp's scratch holds half the
   /// flux fragments
   bool gather_halves = false;
+  /// with merged_product, paired row tiles at N = 3 and 4: the volume's k-steps unrolled by this
+  /// factor (1: a loop of single k-steps; 0: all, printed only where not 0 as vunroll=U), which
+  /// decides how many of their loads ptxas keeps in flight, so its registers and spills
+  int volume_unroll = 0;
 };
 
 /// The tuned nodal kernels of one order: the volume kernel, the lift kernel and how the lift
