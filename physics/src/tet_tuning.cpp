@@ -294,7 +294,7 @@ struct Search {
         for (int cap : {0, 168, 128})
           for (int ws : {1, 2})
             for (bool paired : {false, true})
-              for (int unroll : {0, 1, 2, 3})
+              for (int unroll = 0; unroll <= kernels::nodal_tet::merged_unroll_max; ++unroll)
                 if ((cap == 0 || s.warps <= 2) && (unroll == 0 || paired)) {
                   NodalTuning t = with(1, ws, s.warps, paired, false, true, cap, false, false, true, s.gather_halves);
                   t.volume_shape.volume_unroll = unroll;

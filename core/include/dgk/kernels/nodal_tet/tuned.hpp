@@ -283,9 +283,8 @@ struct TunedKernels {
       if (merged_field<Halves>(s) == f) slot = s;
     return slot;
   }
-  /// The factors by which the stage as one product may unroll its volume's k-steps
-  /// (MicroShape::volume_unroll, besides 0: all), with paired row tiles at N = 3 and 4.
-  static constexpr int merged_unroll_max = 3;
+  /// Whether the stage as one product may unroll its volume's k-steps by 1 to merged_unroll_max
+  /// (MicroShape::volume_unroll), with paired row tiles.
   static constexpr bool merged_unrolls = N == 3 || N == 4;
   // LIFT's k-steps of the first of the two halves in which the stage as one product may gather its
   // flux (gather=halves): the larger half.

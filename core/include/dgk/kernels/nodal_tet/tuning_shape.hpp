@@ -22,6 +22,9 @@ enum class StageKernel { Thread, Micro, Batched, Tensor };
 /// (nf + 1) / 2 column tiles, so up to N = 6 for Maxwell (docs/PERFORMANCE.md, "Fields in
 /// registers at N = 6").
 inline constexpr int max_lane_register_fields = 64;
+/// The largest factor by which the stage as one product unrolls its volume's k-steps
+/// (MicroShape::volume_unroll; the kernels and the tuner's search).
+inline constexpr int merged_unroll_max = 3;
 
 /// Work distribution of a micro kernel (the parameters of paper 000, Table 3) as the kernels read
 /// it: the part of MicroShape that TunedKernels carries to the device. Its layout is that of the
