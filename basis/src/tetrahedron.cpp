@@ -3,8 +3,10 @@
 // Simplex3DP, GradSimplex3DP, Vandermonde3D, GradVandermonde3D, Dmatrices3D, Lift3D).
 #include "dgk/basis/tetrahedron.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <sstream>
 #include <vector>
 
 #include <Eigen/LU>
@@ -380,6 +382,76 @@ TetNodal make_tet_nodal(int n) {
   }
   op.LIFT = op.V * (op.V.transpose() * e);
   return op;
+}
+
+TetLiftSymmetry tet_lift_symmetry(const TetNodal& op, double tolerance) {
+  TetLiftSymmetry sym;
+  const int np = op.np, nfp = op.nfp;
+  const double scale = op.LIFT.cwiseAbs().maxCoeff();
+  // The vertex opposite each face (the one tet_face_vertices leaves out).
+  constexpr std::array<int, 4> opposite{3, 2, 0, 1};
+  auto bary = [&](int k) {
+    return std::array<double, 4>{-0.5 * (1.0 + op.r(k) + op.s(k) + op.t(k)), 0.5 * (1.0 + op.r(k)),
+                                 0.5 * (1.0 + op.s(k)), 0.5 * (1.0 + op.t(k))};
+  };
+  std::ostringstream why;
+  for (int f = 0; f < tet_nfaces; ++f) {
+    double best_error = -1;
+    std::array<int, 4> q{0, 1, 2, 3};
+    do {
+      // The map whose image of x has barycentrics l_k = l_{q[k]}(x): face 0 (l3 = 0) goes to face
+      // f where q[opposite f] = 3.
+      if (q[static_cast<std::size_t>(opposite[static_cast<std::size_t>(f)])] != 3) continue;
+      std::vector<int> image(static_cast<std::size_t>(np), -1);
+      bool nodes = true;
+      for (int k = 0; k < np && nodes; ++k) {
+        const auto l = bary(k);
+        const double rr = 2 * l[static_cast<std::size_t>(q[1])] - 1, ss = 2 * l[static_cast<std::size_t>(q[2])] - 1,
+                     tt = 2 * l[static_cast<std::size_t>(q[3])] - 1;
+        for (int m = 0; m < np; ++m)
+          if (std::max({std::abs(op.r(m) - rr), std::abs(op.s(m) - ss), std::abs(op.t(m) - tt)}) < kFaceTol) {
+            image[static_cast<std::size_t>(k)] = m;
+            break;
+          }
+        nodes = image[static_cast<std::size_t>(k)] >= 0;
+      }
+      if (!nodes) continue;
+      // Face 0's node j goes to face f's node face_image[j].
+      const auto& f0 = op.fmask[0];
+      const auto& ff = op.fmask[static_cast<std::size_t>(f)];
+      std::vector<int> face_image(static_cast<std::size_t>(nfp), -1);
+      for (int j = 0; j < nfp && nodes; ++j) {
+        const auto at = std::find(ff.begin(), ff.end(), image[static_cast<std::size_t>(f0[static_cast<std::size_t>(j)])]);
+        nodes = at != ff.end();
+        if (nodes) face_image[static_cast<std::size_t>(j)] = static_cast<int>(at - ff.begin());
+      }
+      if (!nodes) continue;
+      double error = 0;
+      for (int i = 0; i < np; ++i)
+        for (int j = 0; j < nfp; ++j)
+          error = std::max(error, std::abs(op.LIFT(image[static_cast<std::size_t>(i)],
+                                                   f * nfp + face_image[static_cast<std::size_t>(j)]) -
+                                           op.LIFT(i, j)));
+      if (best_error >= 0 && error >= best_error) continue;
+      best_error = error;
+      auto& vol = sym.volume[static_cast<std::size_t>(f)];
+      auto& fac = sym.face[static_cast<std::size_t>(f)];
+      vol.assign(static_cast<std::size_t>(np), 0);
+      fac.assign(static_cast<std::size_t>(nfp), 0);
+      for (int i = 0; i < np; ++i) vol[static_cast<std::size_t>(image[static_cast<std::size_t>(i)])] = i;
+      for (int j = 0; j < nfp; ++j) fac[static_cast<std::size_t>(face_image[static_cast<std::size_t>(j)])] = j;
+    } while (std::next_permutation(q.begin(), q.end()));
+    if (best_error < 0)
+      why << (why.tellp() > 0 ? "; " : "") << "face " << f << ": no vertex permutation maps the order-" << op.order
+          << " nodes and face 0's nodes onto face " << f << "'s";
+    else if (best_error > tolerance * scale)
+      why << (why.tellp() > 0 ? "; " : "") << "face " << f << ": LIFT's block differs from face 0's by " << best_error
+          << " (|LIFT| up to " << scale << ", tolerance " << tolerance * scale << ")";
+    sym.max_error = std::max(sym.max_error, best_error);
+  }
+  sym.why = why.str();
+  sym.found = sym.why.empty();
+  return sym;
 }
 
 }  // namespace dgk::basis

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -437,6 +438,43 @@ TEST(TetSubCells, TileTheReferenceTetrahedron) {
     for (int u : used) EXPECT_GT(u, 0) << "order " << n;
   }
   EXPECT_THROW(tet_sub_cells(0), dgk::Error);
+}
+
+
+// LIFT's four blocks are face 0's, permuted (tet_lift_symmetry): checked entry by entry at every
+// compiled order, the permutations being permutations; a LIFT changed in one entry is refused
+// with the face it belongs to.
+TEST(TetNodal, LiftBlocksAreFaceZerosPermuted) {
+  for (int n = 1; n <= kMaxOrder; ++n) {
+    const TetNodal& op = tet(n);
+    const TetLiftSymmetry sym = tet_lift_symmetry(op);
+    ASSERT_TRUE(sym.found) << "n = " << n << ": " << sym.why;
+    const double scale = op.LIFT.cwiseAbs().maxCoeff();
+    EXPECT_LE(sym.max_error, 1e-12 * scale) << "n = " << n;
+    for (int f = 0; f < tet_nfaces; ++f) {
+      auto sorted = [](std::vector<int> v) {
+        std::sort(v.begin(), v.end());
+        return v;
+      };
+      std::vector<int> nodes(static_cast<std::size_t>(op.np)), face_nodes(static_cast<std::size_t>(op.nfp));
+      std::iota(nodes.begin(), nodes.end(), 0);
+      std::iota(face_nodes.begin(), face_nodes.end(), 0);
+      ASSERT_EQ(sorted(sym.volume[static_cast<std::size_t>(f)]), nodes) << "n = " << n << ", face " << f;
+      ASSERT_EQ(sorted(sym.face[static_cast<std::size_t>(f)]), face_nodes) << "n = " << n << ", face " << f;
+      double diff = 0;
+      for (int i = 0; i < op.np; ++i)
+        for (int j = 0; j < op.nfp; ++j)
+          diff = std::max(diff, std::abs(op.LIFT(i, f * op.nfp + j) -
+                                         op.LIFT(sym.volume[static_cast<std::size_t>(f)][static_cast<std::size_t>(i)],
+                                                 sym.face[static_cast<std::size_t>(f)][static_cast<std::size_t>(j)])));
+      EXPECT_LE(diff, 1e-12 * scale) << "n = " << n << ", face " << f;
+    }
+  }
+  TetNodal changed = tet(4);
+  changed.LIFT(3, 2 * changed.nfp + 5) += 1e-3;
+  const TetLiftSymmetry sym = tet_lift_symmetry(changed);
+  EXPECT_FALSE(sym.found);
+  EXPECT_NE(sym.why.find("face 2: LIFT's block differs from face 0's"), std::string::npos) << sym.why;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -65,5 +66,22 @@ struct TetNodal {
 
 /// Builds the operators of order n (1 <= n <= tet_max_order); throws dgk::Error otherwise.
 TetNodal make_tet_nodal(int n);
+
+/// LIFT's four column blocks as one block seen through the tetrahedron's symmetries: a vertex
+/// permutation that takes face 0 to face f maps the (symmetric) nodes onto themselves and face
+/// 0's nodes onto face f's, so that LIFT(i, f nfp + j) = LIFT(volume[f][i], face[f][j]) for every
+/// node i and face node j (face 0's block, indices permuted). A kernel may then read face 0's
+/// np x nfp block only, a quarter of LIFT.
+struct TetLiftSymmetry {
+  bool found = false;
+  std::array<std::vector<int>, 4> volume;  ///< np each: the node of face 0's block for node i
+  std::array<std::vector<int>, 4> face;    ///< nfp each: face 0's node for face f's node j
+  double max_error = 0;  ///< the largest |LIFT(i, f nfp + j) - LIFT(volume, face)| over all entries
+  std::string why;       ///< empty if found; else which face has no such permutation
+};
+
+/// The permutations of TetLiftSymmetry for op's nodes, each checked against op.LIFT to `tolerance`
+/// times LIFT's largest magnitude.
+TetLiftSymmetry tet_lift_symmetry(const TetNodal& op, double tolerance = 1e-12);
 
 }  // namespace dgk::basis
