@@ -252,8 +252,18 @@ struct TunedKernels {
   template <bool Stage>
   using LaneLayout = LaneFragments<np, lane_tiles, !Stage>;
   // The whole stage finished by the lanes: the B values of the four elements' flux (4 nfp face
-  // nodes, nc / 4 k-steps) in the warp's scratch, then their rhs (lane_rhs values per lane).
-  static constexpr int lane_flux = nc / 4 * lane_tiles, lane_rhs = (4 * nf * np + 31) / 32;
+  // nodes, nc / 4 k-steps, flux_step values each) in the warp's scratch, then their rhs (lane_rhs
+  // values per lane).
+  static constexpr int lane_rhs = (4 * nf * np + 31) / 32;
+  // The lanes' gathers store each face node's flux values into B fragments: the 32 lanes of a
+  // store write eight k-steps' rows, four consecutive values each. With k-steps 32 lane_tiles
+  // values apart all eight runs fall on the same shared-memory banks, and each store takes four
+  // times the wavefronts its bytes need; flux_pad values after each k-step's fragments put them
+  // on different banks (flux_step values per k-step). Measured on the H200 (PERFORMANCE.md, "The
+  // lanes' flux fragments padded"): a tenth of the stores' bank conflicts at N = 4, the stage as
+  // one product 0.97-0.99 times as long at N = 1..5. The tensor-core lift's fragments stay
+  // unpadded: padded the same way, its fused update at N = 6 took 1.02 times as long.
+  static constexpr int flux_pad = 4, flux_step = lane_tiles * 32 + flux_pad, lane_flux_values = nc / 4 * flux_step;
   // The stage as one product's column slot s = 2 j + h (tile j, h = 0 or 1 of an element's two
   // columns there) holds field 2 j + h, or, where the physics has its volume term in two halves
   // of a column tile's fields each (merged_volume_in_halves), field volume_half_field(h, j): then
@@ -587,7 +597,7 @@ struct TunedKernels {
   // (lanes_team_barrier).
   //
   // With Stage the warp runs its four elements' whole LSERK stage: it also gathers their flux
-  // into its scratch, as B fragments in the same column order (lane_flux values per lane), and
+  // into its scratch, as B fragments in the same column order (lane_flux_values per warp), and
   // multiplies LIFT's row tiles of the pass by it, so the same lane holds the lifted flux of the
   // same (element, field, node); it adds it to the volume term into the warp's scratch, and the
   // warp then applies the update (res = a res + dt rhs, q_out = q + b res) in memory order, 32
@@ -642,17 +652,17 @@ struct TunedKernels {
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* mine = nullptr;  // the warp's fields (unless in registers), then its flux (Stage)
       constexpr bool geometry_copied = Stage && lanes_geometry_copied;
-      constexpr int per_warp = scratch_fields + (Stage ? (lane_flux + (LaneUpdate ? 0 : lane_rhs)) * 32 : 0) +
+      constexpr int per_warp = scratch_fields + (Stage ? lane_flux_values + (LaneUpdate ? 0 : lane_rhs) * 32 : 0) +
                                (geometry_copied ? lane_geometry : 0);
       if constexpr (per_warp > 0) {
         Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_lanes(shape, Stage, LaneUpdate)));
         if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_volume_lanes: team scratch smaller than requested");
-        // With Async from a 16-byte boundary (per_warp is a multiple of 32 values).
+        // With Async from a 16-byte boundary (per_warp is a multiple of 4 values).
         if constexpr (Async) sb = align_16(sb);
         mine = sb + static_cast<std::size_t>(warp) * per_warp;
       }
       [[maybe_unused]] Real* fx = mine + scratch_fields;  // Stage: the flux, then rhs
-      [[maybe_unused]] Real* rb = fx + lane_flux * 32;
+      [[maybe_unused]] Real* rb = fx + lane_flux_values;
       // geometry_copied: the group's metric terms (9 per element), then its materials (2 each).
       [[maybe_unused]] Real* gs = rb + (LaneUpdate ? 0 : lane_rhs * 32);
       const Real* A = tensor_D.data();
@@ -808,7 +818,7 @@ struct TunedKernels {
                   L, static_cast<std::size_t>(mtd) * kc * 32, kc, ks, lane, llive, [&](int w) { return t0 + w; }, av,
                   lnext);
               DGK_UNROLL
-              for (int j = 0; j < NB; ++j) b[j] = fx[(ks * NB + j) * 32 + lane];
+              for (int j = 0; j < NB; ++j) b[j] = fx[ks * flux_step + j * 32 + lane];
               mma_f64_block<Paired>(lifted, av, b, llive, NB);
             };
             k_steps<Unrolled, kc>(lift_step);
@@ -950,7 +960,7 @@ struct TunedKernels {
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape, GatherHalves)));
       if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_stage_merged: team scratch smaller than requested");
-      Real* fx = sb + static_cast<std::size_t>(warp) * kh * NB * 32;
+      Real* fx = sb + static_cast<std::size_t>(warp) * kh * flux_step;
       const Real* A = tensor_D.data();
       const Real* L = tensor_L.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
@@ -1053,7 +1063,7 @@ struct TunedKernels {
             Real av[RT], bv[NB];
             operator_fragments<false>(L, 0, kc, k0 + k, lane, live, [&](int t) { return t; }, av, unused);
             DGK_UNROLL
-            for (int j = 0; j < NB; ++j) bv[j] = fx[(k * NB + j) * 32 + lane];
+            for (int j = 0; j < NB; ++j) bv[j] = fx[k * flux_step + j * 32 + lane];
             mma_f64_block<Paired>(acc, av, bv, live, NB);
           });
         };
@@ -1538,7 +1548,7 @@ struct TunedKernels {
     if (stage && merged) return scratch_bytes_tensor_merged(s, halves);
     const int fields = stage ? LaneLayout<true>::values : LaneLayout<false>::values;
     const int per_warp = (s.register_fields ? 0 : fields) +
-                         (stage ? (lane_flux + (lane_update ? 0 : lane_rhs)) * 32 +
+                         (stage ? lane_flux_values + (lane_update ? 0 : lane_rhs) * 32 +
                                       (lanes_geometry_copied ? lane_geometry : 0)
                                 : 0);
     const int slack = stage && s.async_copies ? 16 / sizeof(Real) : 0;
@@ -1548,8 +1558,8 @@ struct TunedKernels {
   /// The fused stage as one product: each warp's flux fragments (half of them, the larger half,
   /// with its flux gathered in two halves).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s, bool halves = false) {
-    const int per_lane = halves ? merged_first_half * lane_tiles : lane_flux;
-    return scratch_bytes(static_cast<std::size_t>(s.warps) * per_lane * 32);
+    const int per_warp = halves ? merged_first_half * flux_step : lane_flux_values;
+    return scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
   /// The tensor-core lift's scratch: the flux fragments, the product (staged_product, or the
@@ -2178,7 +2188,7 @@ struct TunedKernels {
     DGK_UNROLL
     for (int s = 0; s < 2 * lane_tiles; ++s) {
       const int f = merged_field<HalvesSlots>(s);
-      fx[((c / 4) * lane_tiles + s / 2) * 32 + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+      fx[(c / 4) * flux_step + (s / 2) * 32 + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
     }
   }
   template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
