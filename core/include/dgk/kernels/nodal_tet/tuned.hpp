@@ -264,8 +264,6 @@ struct TunedKernels {
   // one product 0.97-0.99 times as long at N = 1..5. The tensor-core lift's fragments stay
   // unpadded: padded the same way, its fused update at N = 6 took 1.02 times as long.
   static constexpr int flux_pad = 4, flux_step = lane_tiles * 32 + flux_pad, lane_flux_values = nc / 4 * flux_step;
-  /// Where column tile `tile`'s B fragment of k-step ks starts in the lanes' flux fragments.
-  KOKKOS_INLINE_FUNCTION static constexpr int lane_flux_at(int ks, int tile) { return ks * flux_step + tile * 32; }
   // The stage as one product's column slot s = 2 j + h (tile j, h = 0 or 1 of an element's two
   // columns there) holds field 2 j + h, or, where the physics has its volume term in two halves
   // of a column tile's fields each (merged_volume_in_halves), field volume_half_field(h, j): then
@@ -820,7 +818,7 @@ struct TunedKernels {
                   L, static_cast<std::size_t>(mtd) * kc * 32, kc, ks, lane, llive, [&](int w) { return t0 + w; }, av,
                   lnext);
               DGK_UNROLL
-              for (int j = 0; j < NB; ++j) b[j] = fx[lane_flux_at(ks, j) + lane];
+              for (int j = 0; j < NB; ++j) b[j] = fx[ks * flux_step + j * 32 + lane];
               mma_f64_block<Paired>(lifted, av, b, llive, NB);
             };
             k_steps<Unrolled, kc>(lift_step);
@@ -962,7 +960,7 @@ struct TunedKernels {
       const int rank = m.team_rank(), lane = warp_lane(rank), warp = rank / 32, warps = m.team_size() / 32;
       Real* sb = static_cast<Real*>(m.team_shmem().get_shmem(scratch_bytes_tensor_merged(shape, GatherHalves)));
       if (sb == nullptr) Kokkos::abort("dgk::nodal_tet::tensor_stage_merged: team scratch smaller than requested");
-      Real* fx = sb + static_cast<std::size_t>(warp) * lane_flux_at(kh, 0);
+      Real* fx = sb + static_cast<std::size_t>(warp) * kh * flux_step;
       const Real* A = tensor_D.data();
       const Real* L = tensor_L.data();
       const int b_element = lane / 8, b_field = (lane / 4) % 2, b_node = lane % 4;
@@ -1065,7 +1063,7 @@ struct TunedKernels {
             Real av[RT], bv[NB];
             operator_fragments<false>(L, 0, kc, k0 + k, lane, live, [&](int t) { return t; }, av, unused);
             DGK_UNROLL
-            for (int j = 0; j < NB; ++j) bv[j] = fx[lane_flux_at(k, j) + lane];
+            for (int j = 0; j < NB; ++j) bv[j] = fx[k * flux_step + j * 32 + lane];
             mma_f64_block<Paired>(acc, av, bv, live, NB);
           });
         };
@@ -1560,7 +1558,7 @@ struct TunedKernels {
   /// The fused stage as one product: each warp's flux fragments (half of them, the larger half,
   /// with its flux gathered in two halves).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes_tensor_merged(const KernelShape& s, bool halves = false) {
-    const int per_warp = halves ? lane_flux_at(merged_first_half, 0) : lane_flux_values;
+    const int per_warp = halves ? merged_first_half * flux_step : lane_flux_values;
     return scratch_bytes(static_cast<std::size_t>(s.warps) * per_warp);
   }
   KOKKOS_INLINE_FUNCTION static int tensor_lift_ldc() { return mtd * 8 + 4; }
@@ -2190,7 +2188,7 @@ struct TunedKernels {
     DGK_UNROLL
     for (int s = 0; s < 2 * lane_tiles; ++s) {
       const int f = merged_field<HalvesSlots>(s);
-      fx[lane_flux_at(c / 4, s / 2) + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
+      fx[(c / 4) * flux_step + (s / 2) * 32 + (2 * qe + s % 2) * 4 + c % 4] = f < nf ? out[f] : Real(0);
     }
   }
   template <int U, bool NodeMajor = false, int PerThread = 0, bool FaceCodes = false, class Store>
