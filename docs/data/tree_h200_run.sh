@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# The tree's tuned kernels on the H200, N = 1..9, from an empty cache (lean CUDA build,
+# The tree's tuned kernels on one GPU, N = 1..9, from an empty cache (lean CUDA build,
 # DGK_MAX_ORDER=9): scripts/gpu-tune.sh in double (tune; then bench) and in float (tune and
 # bench), into one cache.
 #
-#   tree_h200_run.sh DIR STEP    run from the source tree's root, DIR holding programs.tar.xz (dgk);
-#                                STEP: "double-tune" or "rest"; results under $OUT/t, the cache
-#                                carried over in DIR/tuning_h200.json.
+#   tree_h200_run.sh DIR STEP [GPU]
+#       run from the source tree's root, DIR holding dgk or programs.tar.xz (dgk); STEP:
+#       "double-tune" or "rest"; GPU names the cache (default h200); results under $OUT/t, the
+#       cache carried over in DIR/tuning_GPU.json.
 set -uo pipefail
 root=$(pwd)
 d=$(cd "$1" && pwd)
+gpu=${3:-h200}
 out=$OUT/t
 mkdir -p "$out"
 cd "$d"
 [ -x dgk ] || { tar -xJf programs.tar.xz dgk && chmod +x dgk; }
-export DGK_TUNING_CACHE="$d/tuning_h200.json"
+export DGK_TUNING_CACHE="$d/tuning_$gpu.json"
 t0=$(date +%s)
 if [ "$2" = double-tune ]; then
   rm -f "$DGK_TUNING_CACHE"
@@ -26,7 +28,7 @@ else
   timeout 360 bash "$root/scripts/gpu-tune.sh" "$d/dgk" "$out" float 1..9 196608 > "$out/run_float.log" 2>&1
   echo "float rc $? in $(( $(date +%s) - t0 )) s"
 fi
-cp "$DGK_TUNING_CACHE" "$out/tuning_h200.json"
+cp "$DGK_TUNING_CACHE" "$out/tuning_$gpu.json"
 tar -cJf "$OUT/t_$2.tar.xz" -C "$OUT" t
 tail -12 "$out"/tune_*.log 2>/dev/null
 grep -h "whole stage" "$out"/bench_tuned_*.log 2>/dev/null | tail -20
