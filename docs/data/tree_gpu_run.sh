@@ -3,7 +3,7 @@
 # DGK_MAX_ORDER=9): scripts/gpu-tune.sh in double (tune; then bench) and in float (tune and
 # bench), into one cache.
 #
-#   tree_h200_run.sh DIR STEP [GPU]
+#   tree_gpu_run.sh DIR STEP [GPU]
 #       run from the source tree's root, DIR holding dgk or programs.tar.xz (dgk); STEP:
 #       "double-tune" or "rest"; GPU names the cache (default h200); results under $OUT/t, the
 #       cache carried over in DIR/tuning_GPU.json.
