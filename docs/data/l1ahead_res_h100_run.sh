@@ -8,11 +8,17 @@
 #   l1ahead_res_h100_run.sh DIR
 #     run from the source tree's root, DIR laid out as l1ahead_h200_run.sh asks (programs.tar.xz:
 #     the new build's dgk and test_tet_tuned; old.tar.xz: the tree's dgk, built with N <= 6;
-#     cache_old.json: tree_h100_cache.json); results under $OUT/a and $OUT/p.
+#     cache_old.json: tree_h100_cache.json); results under $OUT/a and $OUT/p. PARTS (default
+#     "ab p") picks the A/B (ab) and/or the profile (p); the profile alone needs only old.tar.xz
+#     and cache_old.json.
 set -uo pipefail
 root=$(pwd)
-ROUNDS=${ROUNDS:-3} "$root/docs/data/l1ahead_h200_run.sh" "$1" "old new"
+parts=${PARTS:-"ab p"}
+[[ $parts == *ab* ]] && ROUNDS=${ROUNDS:-3} "$root/docs/data/l1ahead_h200_run.sh" "$1" "old new"
+[[ $parts == *p* ]] || exit 0
 d=$(cd "$1" && pwd)
+[ -x "$d/old/dgk" ] || { mkdir -p "$d/old" && tar -xJf "$d/old.tar.xz" -C "$d/old"; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 out=$OUT/p
 mkdir -p "$out"
 cp "$d/cache_old.json" "$out/tuning.json"
