@@ -87,9 +87,10 @@ for c in configs:
         except Exception:
             continue
         for k in d["kernels"]:
-            if k["kernel"] == "whole stage":
-                rows.setdefault(k["order"], {}).setdefault(c, []).append(f"{k['seconds'] * 1e3:.4f}/{100 * k['roofline_fraction']:.1f}")
-for n, v in sorted(rows.items()):
+            if k["kernel"] in ("whole stage", "surface+lift+update"):
+                rows.setdefault((k["order"], k["kernel"]), {}).setdefault(c, []).append(
+                    f"{k['seconds'] * 1e3:.4f}/{100 * k['roofline_fraction']:.1f}")
+for (n, kernel), v in sorted(rows.items()):
     for c in configs:
-        print(f"N = {n} {c:>4}: " + "  ".join(v.get(c, [])))
+        print(f"N = {n} {kernel} {c:>4}: " + "  ".join(v.get(c, [])))
 PY
