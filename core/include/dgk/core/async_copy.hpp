@@ -10,6 +10,7 @@
 // GPUs only (dgk/core/tensor_core.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include <Kokkos_Core.hpp>
@@ -66,6 +67,25 @@ template <int Pending>
 KOKKOS_INLINE_FUNCTION void async_wait() {
 #ifdef DGK_ASYNC_COPY_PTX
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+/// The calling thread's share (rank of `threads`) of asking the L1 cache for the `bytes` at src
+/// (global memory): one request per 128-byte line (PTX prefetch.global.L1), which also brings
+/// the line into the L2. No register and no shared memory receives the lines, and nothing waits
+/// for them, and the compiler may move the kernel's loads and stores across the requests (no
+/// memory clobber). Elsewhere nothing.
+KOKKOS_INLINE_FUNCTION void l1_prefetch(const void* src, std::size_t bytes, int rank, int threads) {
+#ifdef DGK_ASYNC_COPY_PTX
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(src) / 128,
+                       last = (reinterpret_cast<std::uintptr_t>(src) + bytes + 127) / 128;
+  for (std::uintptr_t line = first + rank; line < last; line += threads)
+    asm volatile("prefetch.global.L1 [%0];\n" ::"l"(line * 128));
+#else
+  (void)src;
+  (void)bytes;
+  (void)rank;
+  (void)threads;
 #endif
 }
 

@@ -947,7 +947,8 @@ struct TunedKernels {
   // second after the volume's and the first half's products, behind a barrier (its lanes have
   // read the first half). The team's scratch and the SM's carveout about halve, which leaves the
   // L1 more room for the operators' fragments and the fields; the accumulators are live through
-  // the second half's gather.
+  // the second half's gather. After it the warp asks the L1 for its group's res (PTX
+  // prefetch.global.L1, no register), which its update would otherwise wait for from DRAM.
   //
   // With VolumeUnroll U > 0 (MicroShape::volume_unroll) the volume's k-steps run as a loop
   // unrolled U times rather than all unrolled.
@@ -1072,6 +1073,12 @@ struct TunedKernels {
           m.team_barrier();  // the first half has been read
           gather(std::integral_constant<int, kh>{}, std::integral_constant<int, kc - kh>{});
           m.team_barrier();
+          // The group's res asked of the L1 (its lines shared among the lanes) before the second
+          // half's products, so that the update's loads of res find it there rather than wait
+          // on DRAM.
+          if (e0 < end)
+            l1_prefetch(res.data() + static_cast<std::size_t>(e0) * nf * np,
+                        static_cast<std::size_t>(end - e0 < 4 ? end - e0 : 4) * nf * np * sizeof(Real), lane, 32);
           load(0, rv[0], qv[0]);
           lift(std::integral_constant<int, kh>{}, std::integral_constant<int, kc - kh>{});
         } else {
