@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# On an H100 (double): the tensor-core lift with loads ahead (loads=ahead, the tree's H100 choice
-# of the fused gather + lift + update at N = 6), its epilogue in batches of values per thread
-# (epilogue_batch, all loads of a batch before its stores), against the tree's build, which
-# updates value by value; both with the tree's H100 cache, Maxwell at N = 6, alternated, by
-# l1ahead_h200_run.sh with configs "old new" (its kernel tests first); then Nsight Compute's
-# warp-state samples per SASS instruction of both builds' lift at N = 6, summed by phase with
-# sass_phases.py --lift.
+# On an H100 (double): a build whose tensor-core lift with loads ahead (loads=ahead, the tree's H100
+# choice of the fused gather + lift + update at N = 6) updates several values per thread at a
+# time, all their loads before their stores (four values a team's width apart, or two
+# consecutive values as 16-byte pairs), against the tree's build, which updates value by value;
+# both with the tree's H100 cache, Maxwell at N = 6, alternated, by l1ahead_h200_run.sh with
+# configs "old new" (its kernel tests first); then Nsight Compute's warp-state samples per SASS
+# instruction of both builds' lift at N = 6, summed by phase with sass_phases.py --lift.
 #
 #   epilogue_batch_h100_run.sh DIR
 #     run from the source tree's root; DIR holding programs.tar.xz (dgk and test_tet_tuned of the
-#     new build, old/dgk of the tree's, both built with N <= 6) and cache_old.json
+#     new build, old/dgk of the tree's, or that already in DIR/old; both built with N <= 6) and cache_old.json
 #     (tree_h100_cache.json); results under $OUT/a and $OUT/p.
 set -uo pipefail
 root=$(pwd)
@@ -32,8 +32,9 @@ for c in old new; do
   ncu -i "$out/lift_n6_$c.ncu-rep" --page details > "$out/details_lift_n6_$c.txt" 2>&1
   xz -9 "$out/sass_lift_n6_$c.csv"
   rm -f "$out/lift_n6_$c.ncu-rep"
-  python3 "$root/docs/data/sass_phases.py" --lift "$out/sass_lift_n6_$c.csv.xz" | head -4
-  grep -E "^ +Duration|Registers Per|Warp Cycles Per Issued|Achieved Occupancy|DRAM Throughput" \
+  python3 "$root/docs/data/sass_phases.py" --lift "$out/sass_lift_n6_$c.csv.xz" > "$out/phases_$c.txt"
+  head -4 "$out/phases_$c.txt"
+  grep -E "^ +Duration|Registers Per|Warp Cycles Per Issued|Achieved Occupancy|DRAM Throughput|Block Limit Registers" \
     "$out/details_lift_n6_$c.txt"
 done
 rm -f "$out/tuning.json"
