@@ -1269,8 +1269,9 @@ struct TunedKernels {
                 }
               });
             }
-          } else if constexpr (Batched && nf * np % 2 == 0) {
-            // Two values at a time, each field's two values in one load.
+          } else if constexpr ((Batched || Ahead) && nf * np % 2 == 0) {
+            // Two values at a time, each field's two values in one load: half the value-by-value
+            // loop's rounds of waiting on memory, a few more registers.
             Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
               lift_epilogue_pair(base + 2 * t, product(2 * t), product(2 * t + 1));
             });
