@@ -15,27 +15,6 @@ set -uo pipefail
 root=$(pwd)
 ORDERS=${ORDERS:-6} ROUNDS=${ROUNDS:-3} "$root/docs/data/l1ahead_h200_run.sh" "$1" "old new"
 d=$(cd "$1" && pwd)
-out=$OUT/p
-mkdir -p "$out"
-cp "$d/cache_old.json" "$out/tuning.json"
-for c in old new; do
-  exe=$d/dgk
-  [ $c = old ] && exe=$d/old/dgk
-  DGK_TUNING_CACHE="$out/tuning.json" timeout 200 ncu --clock-control none --kernel-name-base demangled \
-    --kernel-name regex:TagTensorLift --launch-skip 2 --launch-count 1 --section WarpStateStats \
-    --section SourceCounters --section LaunchStats --section SpeedOfLight --section Occupancy \
-    --section MemoryWorkloadAnalysis --import-source no -o "$out/lift_n6_$c" \
-    "$exe" bench maxwell3d --backend cuda --precision double --orders 6 --elements 196608 --kernel tuned \
-    --tune never --reps 2 > "$out/lift_n6_$c.log" 2>&1
-  echo "ncu $c rc $?"
-  ncu -i "$out/lift_n6_$c.ncu-rep" --page source --csv --print-source sass > "$out/sass_lift_n6_$c.csv" 2>&1
-  ncu -i "$out/lift_n6_$c.ncu-rep" --page details > "$out/details_lift_n6_$c.txt" 2>&1
-  xz -9 "$out/sass_lift_n6_$c.csv"
-  rm -f "$out/lift_n6_$c.ncu-rep"
-  python3 "$root/docs/data/sass_phases.py" --lift "$out/sass_lift_n6_$c.csv.xz" > "$out/phases_$c.txt"
-  head -4 "$out/phases_$c.txt"
-  grep -E "^ +Duration|Registers Per|Warp Cycles Per Issued|Achieved Occupancy|DRAM Throughput|Block Limit Registers" \
-    "$out/details_lift_n6_$c.txt"
-done
-rm -f "$out/tuning.json"
+"$root/docs/data/lift_profile_n6.sh" "$d/old/dgk" "$d/cache_old.json" "$OUT/p" _old
+"$root/docs/data/lift_profile_n6.sh" "$d/dgk" "$d/cache_old.json" "$OUT/p" _new
 tar -cJf "$OUT/p.tar.xz" -C "$OUT" p

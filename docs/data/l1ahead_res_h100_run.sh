@@ -19,21 +19,5 @@ parts=${PARTS:-"ab p"}
 d=$(cd "$1" && pwd)
 [ -x "$d/old/dgk" ] || { mkdir -p "$d/old" && tar -xJf "$d/old.tar.xz" -C "$d/old"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-out=$OUT/p
-mkdir -p "$out"
-cp "$d/cache_old.json" "$out/tuning.json"
-DGK_TUNING_CACHE="$out/tuning.json" timeout 200 ncu --clock-control none --kernel-name-base demangled \
-  --kernel-name regex:TagTensorLift --launch-skip 2 --launch-count 1 --section WarpStateStats \
-  --section SourceCounters --section LaunchStats --section SpeedOfLight --section Occupancy \
-  --section MemoryWorkloadAnalysis --import-source no -o "$out/lift_n6" \
-  "$d/old/dgk" bench maxwell3d --backend cuda --precision double --orders 6 --elements 196608 --kernel tuned \
-  --tune never --reps 2 > "$out/lift_n6.log" 2>&1
-echo "ncu rc $?"
-ncu -i "$out/lift_n6.ncu-rep" --page source --csv --print-source sass > "$out/sass_lift_n6.csv" 2>&1
-ncu -i "$out/lift_n6.ncu-rep" --page details > "$out/details_lift_n6.txt" 2>&1
-xz -9 "$out/sass_lift_n6.csv"
-rm -f "$out/lift_n6.ncu-rep" "$out/tuning.json"
+"$root/docs/data/lift_profile_n6.sh" "$d/old/dgk" "$d/cache_old.json" "$OUT/p"
 tar -cJf "$OUT/p.tar.xz" -C "$OUT" p
-python3 "$root/docs/data/sass_phases.py" --lift "$out/sass_lift_n6.csv.xz"
-grep -E "^ +Duration|Registers Per|Warp Cycles Per Issued|L1/TEX Hit|L2 Hit|DRAM Throughput|Achieved Occupancy" \
-  "$out/details_lift_n6.txt"
