@@ -1271,7 +1271,8 @@ struct TunedKernels {
             }
           } else if constexpr ((Batched || Ahead) && nf * np % 2 == 0) {
             // Two values at a time, each field's two values in one load: half the value-by-value
-            // loop's rounds of waiting on memory, a few more registers.
+            // loop's rounds of waiting on memory (the loads-ahead kernel at N = 6 keeps its 56
+            // registers; PERFORMANCE.md, "The fused gather + lift + update at N = 6 on an H100").
             Kokkos::parallel_for(Kokkos::TeamThreadRange(m, total / 2), [&](const int t) {
               lift_epilogue_pair(base + 2 * t, product(2 * t), product(2 * t + 1));
             });
