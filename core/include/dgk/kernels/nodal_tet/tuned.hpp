@@ -1221,6 +1221,16 @@ struct TunedKernels {
         }
         if constexpr (Async) async_wait<1>();  // the first group of copies has landed
         m.team_barrier();
+        if constexpr (!Async) {
+          // The fused update's operands (rhs, res and q of the group) asked of the L1 while the
+          // products run, so the update finds them near: 0.95 (loads ahead) and 0.88 (capped) times
+          // the kernel's time at N = 6 on an H100; asked before the gather, or without rhs, they
+          // gained less or cost (PERFORMANCE.md, "The update's operands asked ahead of the lift").
+          const Real* operands[3] = {rhs.data(), res.data(), q.data()};
+          if (mode == LiftMode::FusedUpdate)
+            for (const Real* field : operands)
+              l1_prefetch(field + base, total * sizeof(Real), m.team_rank(), m.team_size());
+        }
         if (shape.staged_product || Async) {
           // The product to scratch (column-major; with Async added to rhs there), then one thread
           // per (element, field, node) in memory order.
