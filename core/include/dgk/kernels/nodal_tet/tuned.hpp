@@ -1221,11 +1221,11 @@ struct TunedKernels {
         }
         if constexpr (Async) async_wait<1>();  // the first group of copies has landed
         m.team_barrier();
-        if constexpr (!Async) {
+        if constexpr (!Async && !Ahead) {
           // The fused update's operands (rhs, res and q of the group) asked of the L1 while the
-          // products run, so the update finds them near: 0.95 (loads ahead) and 0.88 (capped) times
-          // the kernel's time at N = 6 on an H100; asked before the gather, or without rhs, they
-          // gained less or cost (PERFORMANCE.md, "The update's operands asked ahead of the lift").
+          // products run, so the update finds them near: 0.89 times the capped kernel's time at
+          // N = 6 on an H100. Not in the loads-ahead kernel: compiled in, it made that one 1.04
+          // times as long (PERFORMANCE.md, "The update's operands asked ahead of the lift").
           const Real* operands[3] = {rhs.data(), res.data(), q.data()};
           if (mode == LiftMode::FusedUpdate)
             for (const Real* field : operands)
