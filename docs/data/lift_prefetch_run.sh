@@ -6,7 +6,8 @@
 # the build with masks 7 and 31, then the bench at N = 6 for each (cache, mask) of CACHES x MASKS,
 # alternated, ROUNDS rounds. With OLD set, also the dgk of the directory OLD (the experimental
 # build, after the request landed in the tree) at each mask of OLD_MASKS, and the new build
-# (the tree with the request) once per cache and round, named "new".
+# (the tree with the request) once per cache and round, named "new". ORDERS (default 6) names the
+# orders benched.
 #
 #   lift_prefetch_run.sh DIR
 #     run from the source tree's root, DIR holding programs.tar.xz (dgk and test_tet_tuned) and the
@@ -44,7 +45,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
       cp "$c.json" "$out/tuning.json"
       t0=$(date +%s)
       DGK_LIFT_PREFETCH=$m DGK_TUNING_CACHE="$out/tuning.json" timeout 90 $exe bench maxwell3d --backend cuda \
-        --precision double --orders 6 --elements 196608 --kernel tuned --tune never \
+        --precision double --orders "${ORDERS:-6}" --elements 196608 --kernel tuned --tune never \
         --report "$out/${c}_${label}_$round.json" > "$out/${c}_${label}_$round.log" 2>&1
       echo "$round $c $label rc $? in $(( $(date +%s) - t0 )) s"
     done
@@ -53,10 +54,12 @@ done
 rm -f "$out/tuning.json"
 tar -cJf "$OUT/a.tar.xz" -C "$OUT" a
 for c in $caches; do grep -h "tuned kernels" "$out/${c}_"*_1.log | sort -u | cut -c1-220; done
-python3 - "$out" "$caches" "$masks" <<'PY'
+python3 - "$out" "$caches" "$masks" "${ORDERS:-6}" <<'PY'
 import json, statistics, sys
 out, caches, masks = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+orders = [int(o) for o in sys.argv[4].split(",")]
 for c in caches:
+  for n in orders:
     for kernel in ("surface+lift+update", "whole stage"):
         for m in masks:
             t = []
@@ -66,8 +69,8 @@ for c in caches:
                 except Exception:
                     continue
                 t += [(k["seconds"] * 1e3, 100 * k["roofline_fraction"]) for k in d["kernels"]
-                      if k["kernel"] == kernel and k["order"] == 6]
+                      if k["kernel"] == kernel and k["order"] == n]
             if t:
-                print(f"{c} {kernel:>20} {m:>3}: " + "  ".join(f"{a:.4f}/{b:.1f}" for a, b in t) +
+                print(f"{c} N={n} {kernel:>20} {m:>3}: " + "  ".join(f"{a:.4f}/{b:.1f}" for a, b in t) +
                       f"   median {statistics.median(a for a, _ in t):.4f}")
 PY
