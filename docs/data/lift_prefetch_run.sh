@@ -6,8 +6,8 @@
 # the build with masks 7 and 31, then the bench at N = 6 for each (cache, mask) of CACHES x MASKS,
 # alternated, ROUNDS rounds. With OLD set, also the dgk of the directory OLD (the experimental
 # build, after the request landed in the tree) at each mask of OLD_MASKS, and the new build
-# (the tree with the request) once per cache and round, named "new". ORDERS (default 6) names the
-# orders benched.
+# (the tree with the request) once per cache and round, named "new". ORDERS (default 6): the
+# orders benched, comma-separated (e.g. 4,5,6).
 #
 #   lift_prefetch_run.sh DIR
 #     run from the source tree's root, DIR holding programs.tar.xz (dgk and test_tet_tuned) and the

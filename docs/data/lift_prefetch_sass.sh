@@ -5,7 +5,8 @@
 # TAG: TagTensorLift's mangled template arguments, by default ILi1ELb0ELi0ELb0ELb0ELb1E (the
 # loads-ahead kernel, <1, false, 0, false, false, true>); ILi2ELb0ELi64ELb0ELb0ELb0E is the
 # capped lift <2, false, 64, false, false, false>. Writes the kernel's SASS (cuobjdump -sass,
-# CUDA 13) to OUTFILE and prints its registers, stack and instruction counts.
+# CUDA 13) to OUTFILE and prints its registers and stack (where `cuobjdump -res-usage` reads the
+# whole program) and its instruction counts.
 set -uo pipefail
 f="_ZN6Kokkos4Impl33cuda_parallel_launch_local_memoryINS0_11ParallelForIN3dgk7kernels9nodal_tet12TunedKernelsILi6ENS3_7physics9Maxwell3DENS_4CudaEdEENS_10TeamPolicyIJS9_NS5_13TagTensorLift${3:-ILi1ELb0ELi0ELb0ELb0ELb1E}EENS_12Experimental16WorkItemProperty20ImplWorkItemPropertyILm1EEEEEES9_EEEEv"
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
