@@ -8,7 +8,7 @@
 # CUDA 13) to OUTFILE and prints its registers and stack (where `cuobjdump -res-usage` reads the
 # whole program) and its instruction counts.
 set -uo pipefail
-f="_ZN6Kokkos4Impl33cuda_parallel_launch_local_memoryINS0_11ParallelForIN3dgk7kernels9nodal_tet12TunedKernelsILi6ENS3_7physics9Maxwell3DENS_4CudaEdEENS_10TeamPolicyIJS9_NS5_13TagTensorLift${3:-ILi1ELb0ELi0ELb0ELb0ELb1E}EENS_12Experimental16WorkItemProperty20ImplWorkItemPropertyILm1EEEEEES9_EEEEv"
+f="_ZN6Kokkos4Impl33cuda_parallel_launch_local_memoryINS0_11ParallelForIN3dgk7kernels9nodal_tet12TunedKernelsILi6ENS3_7physics9Maxwell3DENS_4CudaEdEENS_10TeamPolicyIJS9_NS5_13TagTensorLift${3:-ILi1ELb0ELi0ELb0ELb0ELb1E}EENS_12Experimental16WorkItemProperty20ImplWorkItemPropertyILm1EEEEEES9_EEEEvT_"
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 "$cuobjdump" -sass -fun "$f" "$1" > "$2" 2>&1
 "$cuobjdump" -res-usage "$1" 2>/dev/null | grep -A1 "$f" | grep -o "REG:[0-9]*\|STACK:[0-9]*" | tr '\n' ' '

@@ -1221,15 +1221,17 @@ struct TunedKernels {
         }
         if constexpr (Async) async_wait<1>();  // the first group of copies has landed
         m.team_barrier();
-        if constexpr (!Async && !Ahead) {
+        if constexpr (!Async) {
           // The fused update's operands (rhs, res and q of the group) asked of the L1 while the
-          // products run, so the update finds them near: 0.89 times the capped kernel's time at
-          // N = 6 on an H100. Not in the loads-ahead kernel: compiled in, it made that one 1.04
-          // times as long (PERFORMANCE.md, "The update's operands asked ahead of the lift").
-          const Real* operands[3] = {rhs.data(), res.data(), q.data()};
-          if (mode == LiftMode::FusedUpdate)
-            for (const Real* field : operands)
-              l1_prefetch(field + base, total * sizeof(Real), m.team_rank(), m.team_size());
+          // products run, so the update finds them near (PERFORMANCE.md, "The update's operands
+          // asked ahead of the lift"). Three plain calls: a loop over an array of the three
+          // pointers cost the loads-ahead kernel its shared-memory accesses.
+          if (mode == LiftMode::FusedUpdate) {
+            const std::size_t bytes = total * sizeof(Real);
+            l1_prefetch(rhs.data() + base, bytes, m.team_rank(), m.team_size());
+            l1_prefetch(res.data() + base, bytes, m.team_rank(), m.team_size());
+            l1_prefetch(q.data() + base, bytes, m.team_rank(), m.team_size());
+          }
         }
         if (shape.staged_product || Async) {
           // The product to scratch (column-major; with Async added to rhs there), then one thread
