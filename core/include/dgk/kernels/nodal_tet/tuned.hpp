@@ -398,6 +398,10 @@ struct TunedKernels {
   // lift at w_i = 1 has it as a choice of its own (MicroShape::loads_ahead: at N = 5 the fused
   // update took 0.98 times as long).
   static constexpr int ahead_row_tiles = 2;
+  // How many k-steps ahead the lift with loads ahead at w_i = 1 (loads=ahead) loads its A
+  // fragments, its B fragments (team scratch) then loaded at their own k-step: an A fragment
+  // comes from the L2, and one k-step's three products did not cover that wait at N = 6.
+  static constexpr int lift_a_ahead = 2;
 
   // One k-step's operands: the A fragments of MB row tiles and the B fragments of NB column tiles.
   template <int MB, int NB>
@@ -409,11 +413,12 @@ struct TunedKernels {
   // lane order at A + (tile steps + ks) 32 and B's 4 x 8 fragments in scratch at
   // B + (ks nt + t) 32. C's row slots 0 .. slots-1 map to A's row tiles through tile_of (-1: no
   // tile); a warp takes MB slots by tensor_col_tiles column tiles at a time, accumulating in
-  // registers over the `steps` k-steps (row tiles paired into m16n8k4 with Paired; with Ahead
-  // each k-step's fragments loaded before the previous k-step's products), and hands each lane's
+  // registers over the `steps` k-steps (row tiles paired into m16n8k4 with Paired; Ahead = 1:
+  // each k-step's fragments loaded before the previous k-step's products; Ahead = D > 1: the A
+  // fragments loaded D k-steps ahead, the B fragments at their k-step), and hands each lane's
   // two values of each 8 x 8 tile to out(slot, column tile, c0, c1) (lane l: row l / 4, columns
   // 2 (l % 4) and 2 (l % 4) + 1).
-  template <int MB, bool Paired, bool Ahead, class TileOf, class Out>
+  template <int MB, bool Paired, int Ahead, class TileOf, class Out>
   KOKKOS_INLINE_FUNCTION static void warp_products(int lane, int warp, int warps, int slots, const Real* A, int steps,
                                                    const Real* B, int nt, TileOf&& tile_of, Out&& out) {
     constexpr int NB = tensor_col_tiles;
@@ -437,7 +442,34 @@ struct TunedKernels {
         for (int j = 0; j < NB; ++j) x.b[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
       };
       auto multiply = [&](const Fragments<MB, NB>& x) { mma_f64_block<Paired>(acc, x.a, x.b, live, cols); };
-      if constexpr (Ahead) {
+      if constexpr (Ahead > 1) {
+        // A ring of the next Ahead k-steps' A fragments; slot ks % (Ahead + 1) holds k-step ks.
+        // The k-loop is unrolled by the ring's length so that every slot index is a constant.
+        constexpr int R = Ahead + 1;
+        Real a[R][MB];
+        auto load_a = [&](int ks, Real(&x)[MB]) {
+          DGK_UNROLL
+          for (int i = 0; i < MB; ++i)
+            x[i] = live[i] && ks < steps ? A[(static_cast<std::size_t>(tile[i]) * steps + ks) * 32 + lane] : Real(0);
+        };
+        DGK_UNROLL
+        for (int d = 0; d < Ahead; ++d) load_a(d, a[d]);
+        for (int k0 = 0; k0 < steps; k0 += R) {
+          DGK_UNROLL
+          for (int d = 0; d < R; ++d) {
+            const int ks = k0 + d;
+            if (ks < steps) {
+              load_a(ks + Ahead, a[(d + Ahead) % R]);
+              Fragments<MB, NB> x;
+              DGK_UNROLL
+              for (int i = 0; i < MB; ++i) x.a[i] = a[d][i];
+              DGK_UNROLL
+              for (int j = 0; j < NB; ++j) x.b[j] = j < cols ? B[(ks * nt + nb * NB + j) * 32 + lane] : Real(0);
+              multiply(x);
+            }
+          }
+        }
+      } else if constexpr (Ahead == 1) {
         // The next k-step's fragments are loaded before this k-step's products, so that their
         // loads are in flight during the products whatever registers the compiler gives the
         // kernel.
@@ -489,7 +521,7 @@ struct TunedKernels {
           if (first_tile >= mtd) break;
           if (p > 0) m.team_barrier();  // the previous pass's product has been read
           // Slot r of the pass: direction r / cm, row tile first_tile + r % cm of that D.
-          warp_products<MB, Paired, MB == ahead_row_tiles>(
+          warp_products<MB, Paired, MB == ahead_row_tiles ? 1 : 0>(
               lane, warp, warps, 3 * cm, A, kst, sb, nt,
               [&](int r) {
                 const int local = first_tile + r % cm;
@@ -1236,7 +1268,7 @@ struct TunedKernels {
         if (shape.staged_product || Async) {
           // The product to scratch (column-major; with Async added to rhs there), then one thread
           // per (element, field, node) in memory order.
-          warp_products<MB, Paired, Ahead || MB == ahead_row_tiles>(
+          warp_products<MB, Paired, Ahead ? lift_a_ahead : MB == ahead_row_tiles ? 1 : 0>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int row = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
@@ -1303,7 +1335,7 @@ struct TunedKernels {
           }
         } else {
           // Each lane's two values of every 8 x 8 tile, where they land.
-          warp_products<MB, Paired, Ahead || MB == ahead_row_tiles>(
+          warp_products<MB, Paired, Ahead ? lift_a_ahead : MB == ahead_row_tiles ? 1 : 0>(
               lane, warp, warps, mtd, tensor_L.data(), kc, sb, nt, [](int r) { return r; },
               [&](int r, int t, Real c0, Real c1) {
                 const int i = r * 8 + lane / 4, col = t * 8 + 2 * (lane % 4);
