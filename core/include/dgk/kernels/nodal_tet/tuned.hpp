@@ -401,7 +401,7 @@ struct TunedKernels {
   // How many k-steps ahead the lift with loads ahead at w_i = 1 (loads=ahead) loads its A
   // fragments, its B fragments (team scratch) then loaded at their own k-step: an A fragment
   // comes from the L2, and one k-step's three products did not cover that wait at N = 6.
-  static constexpr int lift_a_ahead = 4;
+  static constexpr int lift_a_ahead = 6;
 
   // One k-step's operands: the A fragments of MB row tiles and the B fragments of NB column tiles.
   template <int MB, int NB>
