@@ -399,8 +399,11 @@ struct TunedKernels {
   // update took 0.98 times as long).
   static constexpr int ahead_row_tiles = 2;
   // How many k-steps ahead the lift with loads ahead at w_i = 1 (loads=ahead) loads its A
-  // fragments, its B fragments (team scratch) then loaded at their own k-step: an A fragment
-  // comes from the L2, and one k-step's three products did not cover that wait at N = 6.
+  // fragments (LIFT, from the L2), its B fragments (team scratch) then loaded at their own
+  // k-step: one k-step's three products did not cover an A fragment's wait. The fused lift at
+  // N = 6 on an H100 took 0.979, 0.977 and 0.991 times as long going from one k-step to two,
+  // from two to four and from four to six, with the same 56 registers (PERFORMANCE.md, "The
+  // lift's operator fragments further ahead").
   static constexpr int lift_a_ahead = 6;
 
   // One k-step's operands: the A fragments of MB row tiles and the B fragments of NB column tiles.
@@ -1958,7 +1961,7 @@ struct TunedKernels {
       << ", cap " << s.max_registers << ", " << s.warps << " warps)";
     return o.str();
   }
-  /// Why the tensor-core lift cannot load the next k-step's fragments ahead (loads=ahead) in this
+  /// Why the tensor-core lift cannot load its fragments ahead (loads=ahead) in this
   /// shape (empty if it can): compiled at w_i = 1, unpaired, uncapped, without batched loads or
   /// asynchronous copies (at w_i = 2 the fragments are always loaded ahead).
   static std::string ahead_lift_refusal(const KernelShape& s) {

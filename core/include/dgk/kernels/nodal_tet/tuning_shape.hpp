@@ -66,8 +66,8 @@ struct KernelShape {
   /// which land while the team gathers and multiplies; the epilogue then reads scratch only
   bool async_copies = false;
   /// tensor-core lift at w_i = 1 (unpaired, uncapped, without batched loads or asynchronous
-  /// copies): the next k-step's fragments loaded before this k-step's products, as always at
-  /// w_i = 2 (more loads in flight, more registers)
+  /// copies): LIFT's fragments loaded several k-steps before their products (lift_a_ahead), the
+  /// flux's from team scratch at their k-step; at w_i = 2 both are always loaded one k-step ahead
   bool loads_ahead = false;
   /// The micro and tensor-core kernels, CUDA builds that fit shared-memory carveouts: at most this
   /// many teams resident per multiprocessor (0: as many as registers and threads allow), through
