@@ -4,9 +4,9 @@
 # from DGK_LIFT_PREFETCH (bits 1 rhs, 2 res, 4 q; 8: ask at the group's start, before the gather,
 # else after the gather's barrier; 16: the L2 instead of the L1; 0: as the tree). Kernel tests of
 # the build with masks 7 and 31, then the bench at N = 6 for each (cache, mask) of CACHES x MASKS,
-# alternated, ROUNDS rounds. With OLD set, also the dgk of the directory OLD (the experimental
-# build, after the request landed in the tree) at each mask of OLD_MASKS, and the new build
-# (the tree with the request) once per cache and round, named "new". ORDERS (default 6): the
+# alternated, ROUNDS rounds. With OLD set, instead the dgk of the directory OLD (the build to
+# compare with: the experimental build, or the tree before a change) at each mask of OLD_MASKS,
+# and DIR's build once per cache and round, named "new". ORDERS (default 6): the
 # orders benched, comma-separated (e.g. 4,5,6).
 #
 #   lift_prefetch_run.sh DIR
