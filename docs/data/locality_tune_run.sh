@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The tuner on the generator's element order and on the Morton curve (N = 3..6, Maxwell, double),
+# each cache benched on its own order, alternated; then Nsight Compute's DRAM traffic of the
+# fused gather + lift + update at N = 6 and of the stage as one product at N = 4 with the first
+# cache in both orders (the same kernels), against the bytes `dgk bench` counts for them.
+#
+#   locality_tune_run.sh DIR
+#     run from the source tree's root; DIR holds programs.tar.xz (dgk). ROUNDS (default 2).
+#     Results under $OUT/tl and in $OUT/tl.tar.xz.
+set -uo pipefail
+d=$(cd "$1" && pwd)
+out=$OUT/tl
+mkdir -p "$out"
+(cd "$d" && tar -xJf programs.tar.xz dgk)
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+for o in none sfc; do
+  t0=$(date +%s)
+  DGK_TUNING_CACHE="$out/cache_$o.json" timeout 200 "$d/dgk" tune maxwell3d --backend cuda --precision double \
+    --orders 3..6 --elements 196608 --reorder $o --report "$out/tune_$o.json" > "$out/tune_$o.log" 2>&1
+  echo "tune $o rc $? in $(( $(date +%s) - t0 )) s"
+done
+for round in $(seq 1 "${ROUNDS:-2}"); do
+  for o in none sfc; do
+    cp "$out/cache_$o.json" "$out/tuning.json"
+    DGK_TUNING_CACHE="$out/tuning.json" timeout 120 "$d/dgk" bench maxwell3d --backend cuda --precision double \
+      --orders 3..6 --elements 196608 --kernel tuned --tune never --reorder $o \
+      --report "$out/bench_${o}_$round.json" > "$out/bench_${o}_$round.log" 2>&1
+    echo "bench $round $o rc $?"
+  done
+done
+m=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,gpu__time_duration.sum
+for k in "TagTensorLift 6" "TagTensorStageMerged 4"; do
+  set -- $k
+  for o in none sfc; do
+    cp "$out/cache_none.json" "$out/tuning.json"
+    DGK_TUNING_CACHE="$out/tuning.json" timeout 150 ncu --clock-control none --kernel-name-base demangled \
+      --kernel-name regex:$1 --launch-skip 2 --launch-count 1 --metrics $m --csv \
+      "$d/dgk" bench maxwell3d --backend cuda --precision double --orders $2 --elements 196608 --kernel tuned \
+      --tune never --reps 2 --reorder $o > "$out/ncu_${1}_n$2_$o.csv" 2> "$out/ncu_${1}_n$2_$o.err"
+    echo "ncu $1 N=$2 $o rc $?"
+  done
+done
+rm -f "$out/tuning.json"
+tar -cJf "$OUT/tl.tar.xz" -C "$OUT" tl
+grep -h "tuned kernels" "$out"/bench_*_1.log | cut -c1-200
+python3 - "$out" "${ROUNDS:-2}" <<'PY'
+import csv, glob, json, os, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+rows = {}
+for o in ("none", "sfc"):
+    for r in range(1, rounds + 1):
+        try:
+            d = json.load(open(f"{out}/bench_{o}_{r}.json"))
+        except Exception:
+            continue
+        for k in d["kernels"]:
+            if k["kernel"] in ("surface+lift+update", "volume+surface+lift+update", "whole stage"):
+                rows.setdefault((k["order"], k["kernel"], o), []).append((k["seconds"] * 1e3, 100 * k["roofline_fraction"]))
+for key in sorted(rows):
+    t = rows[key]
+    print(f"N={key[0]} {key[1]:>27} {key[2]:>4}: " + "  ".join(f"{a:.4f}/{b:.1f}" for a, b in t) +
+          f"  median {statistics.median(a for a, _ in t):.4f}")
+for f in sorted(glob.glob(f"{out}/ncu_*.csv")):
+    vals = {}
+    for row in csv.reader(open(f)):
+        if len(row) > 3 and "__" in row[-3]:
+            vals[row[-3]] = (row[-2], row[-1])
+    print(os.path.basename(f), "  ".join(f"{k}={v[1]} {v[0]}" for k, v in vals.items()))
+PY
