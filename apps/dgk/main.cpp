@@ -236,10 +236,17 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   }
   std::vector<int> nb, nbf;
   dgk::mesh::flat_neighbours(dgk::mesh::connect(mesh), nb, nbf);
+  // The share of faces whose neighbour lies more than W elements away (W about the L2's reach
+  // on the GPUs of PERFORMANCE.md at the middle orders: 2000).
+  const std::vector<double> far_distances{256, 1000, 2000, 4000, 8000};
+  std::vector<double> far_fractions;
+  for (double w : far_distances)
+    far_fractions.push_back(dgk::mesh::far_neighbour_fraction(nb, 4, static_cast<long long>(w)));
   const std::string codegen = dgk::backends::device_code_generator(backend);
   std::cout << "dgk bench " << base.name << ": mesh " << base.mesh << " (" << mesh.num_elements() << " elements, "
             << base.reorder << " order: neighbours " << fmt(dgk::mesh::mean_neighbour_distance(nb, 4), 1)
-            << " elements apart on average; gathers by " << (gather == "codes" ? "face codes" : "the node map")
+            << " elements apart on average, " << fmt(100 * far_fractions[2], 1)
+            << "% of faces more than 2000 apart; gathers by " << (gather == "codes" ? "face codes" : "the node map")
             << "), "
             << dgk::backend_name(backend)
             << (codegen.empty() ? std::string() : " (device code by " + codegen + ")") << ", " << base.precision << ", median of " << reps << "\n"
@@ -258,6 +265,8 @@ int run_bench(const CommonOptions& c, const std::string& orders_text, long eleme
   rep.set("reorder", base.reorder);
   rep.set("gather", gather);
   rep.set("mean_neighbour_distance", dgk::mesh::mean_neighbour_distance(nb, 4));
+  rep.set("far_neighbour_distances", far_distances);
+  rep.set("far_neighbour_fractions", far_fractions);
   rep.set("copy_gbytes_per_s", ceil.copy_bytes_per_s / 1e9);
   rep.set("fma_gflops", ceil.flops_per_s / 1e9);
   if (ceil.tensor_flops_per_s > 0) rep.set("tensor_gflops", ceil.tensor_flops_per_s / 1e9);

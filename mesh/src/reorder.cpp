@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -108,16 +109,34 @@ TriMesh reorder_elements(const TriMesh& mesh, const std::string& order) {
   return o == ElementOrder::None ? mesh : reorder_common(mesh, element_order(o, centroids(mesh)));
 }
 
-double mean_neighbour_distance(const std::vector<int>& neighbours, int nfaces) {
-  double sum = 0;
+namespace {
+
+// f(|e - n|) for each element e's interior face to its neighbour n (each face twice, once from
+// either side); returns how many.
+template <class F>
+long long for_each_neighbour_distance(const std::vector<int>& neighbours, int nfaces, F&& f) {
   long long n = 0;
   for (std::size_t i = 0; i < neighbours.size(); ++i) {
     const int nb = neighbours[i];
     if (nb < 0) continue;
-    sum += std::abs(static_cast<double>(nb) - static_cast<double>(i / static_cast<std::size_t>(nfaces)));
+    f(std::abs(static_cast<long long>(nb) - static_cast<long long>(i / static_cast<std::size_t>(nfaces))));
     ++n;
   }
+  return n;
+}
+
+}  // namespace
+
+double mean_neighbour_distance(const std::vector<int>& neighbours, int nfaces) {
+  double sum = 0;
+  const long long n = for_each_neighbour_distance(neighbours, nfaces, [&](long long d) { sum += double(d); });
   return n > 0 ? sum / double(n) : 0.0;
+}
+
+double far_neighbour_fraction(const std::vector<int>& neighbours, int nfaces, long long distance) {
+  long long far = 0;
+  const long long n = for_each_neighbour_distance(neighbours, nfaces, [&](long long d) { far += d > distance; });
+  return n > 0 ? double(far) / double(n) : 0.0;
 }
 
 }  // namespace dgk::mesh

@@ -55,6 +55,26 @@ TEST(Reorder, SpaceFillingCurveRestoresLocality) {
   EXPECT_LT(d_curve, d_box);
 }
 
+TEST(Reorder, FarNeighboursOfTheGeneratorsOrder) {
+  // box:n in the generator's order: six tetrahedra per cube, cubes x fastest. Neighbours inside
+  // a cube or across x and y lie at most 6 n + 5 elements apart, those across z 6 n^2 - 5 or more:
+  // 2 n^2 (n - 1) of the 6 n^3 + 6 n^2 (n - 1) interior faces.
+  const int n = 6;
+  const auto box = make_box({{n, n, n}});
+  std::vector<int> nb, nbf;
+  flat_neighbours(connect(box), nb, nbf);
+  const double z_share = 2.0 * n * n * (n - 1) / (6.0 * n * n * n + 6.0 * n * n * (n - 1));
+  EXPECT_DOUBLE_EQ(far_neighbour_fraction(nb, 4, 0), 1.0);
+  EXPECT_DOUBLE_EQ(far_neighbour_fraction(nb, 4, 6 * n + 5), z_share);
+  EXPECT_DOUBLE_EQ(far_neighbour_fraction(nb, 4, 6 * n * n - 6), z_share);
+  EXPECT_DOUBLE_EQ(far_neighbour_fraction(nb, 4, 6 * n * n + 5), 0.0);
+  // The curve leaves fewer faces far apart than the generator's order at a reach of two layers
+  // of cubes.
+  std::vector<int> cnb, cnbf;
+  flat_neighbours(connect(reorder_elements(box, "sfc")), cnb, cnbf);
+  EXPECT_LT(far_neighbour_fraction(cnb, 4, 6 * n * n - 6), z_share);
+}
+
 TEST(Reorder, BadInputIsAnError) {
   const auto box = make_box({{1, 1, 1}});
   EXPECT_THROW(reorder_elements(box, std::vector<int>{0, 1, 2}), dgk::Error);

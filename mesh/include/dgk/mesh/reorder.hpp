@@ -41,4 +41,8 @@ TriMesh reorder_elements(const TriMesh& mesh, const std::string& order);
 /// Mean |e - n| over the interior faces (e, n): how far apart in memory neighbours lie.
 double mean_neighbour_distance(const std::vector<int>& neighbours, int nfaces);
 
+/// The share of interior faces (e, n) with |e - n| > distance: the neighbours' traces a gather
+/// finds in no cache that holds only the last `distance` elements' data.
+double far_neighbour_fraction(const std::vector<int>& neighbours, int nfaces, long long distance);
+
 }  // namespace dgk::mesh
