@@ -6,8 +6,8 @@
 #
 #   locality_dram_run.sh DIR
 #     run from the source tree's root; DIR holds programs.tar.xz (dgk) and the tuning cache
-#     tuned.json (N = 4..6; CACHE=NAME for DIR/NAME.json); ROUNDS (default 2) alternated rounds of the benches; ORDERS (default
-#     4..6). Results under $OUT/loc and in $OUT/loc.tar.xz.
+#     tuned.json (N = 4..6; CACHE=NAME for DIR/NAME.json); ROUNDS (default 2) alternated rounds
+#     of the benches; ORDERS (default 4..6). Results under $OUT/loc and in $OUT/loc.tar.xz.
 set -uo pipefail
 d=$(cd "$1" && pwd)
 out=$OUT/loc
@@ -49,7 +49,7 @@ for o in ("none", "sfc"):
         except Exception:
             continue
         for k in d["kernels"]:
-            if k.get("variant", "tuned") and k["kernel"] in ("surface+lift+update", "volume+surface+lift+update", "whole stage"):
+            if k["kernel"] in ("surface+lift+update", "volume+surface+lift+update", "whole stage"):
                 rows.setdefault((k["order"], k["kernel"], o), []).append((k["seconds"] * 1e3, 100 * k["roofline_fraction"], k.get("bytes", 0)))
 for key in sorted(rows):
     t = rows[key]
@@ -58,8 +58,7 @@ for key in sorted(rows):
 for f in sorted(glob.glob(f"{out}/ncu_*.csv")):
     vals = {}
     for row in csv.reader(open(f)):
-        if len(row) > 3 and row[-3] in ("dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum",
-                                        "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"):
+        if len(row) > 3 and "__" in row[-3]:  # the metrics' rows: name, unit, value
             vals[row[-3]] = (row[-2], row[-1])
     print(os.path.basename(f), "  ".join(f"{k.split('__')[1]}={v[1]} {v[0]}" for k, v in vals.items()))
 PY
