@@ -38,27 +38,4 @@ for k in "TagTensorLift 6" "TagTensorStageMerged 4"; do
 done
 rm -f "$out/tuning.json"
 tar -cJf "$OUT/loc.tar.xz" -C "$OUT" loc
-python3 - "$out" "${ROUNDS:-2}" <<'PY'
-import csv, glob, json, os, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-rows = {}
-for o in ("none", "sfc"):
-    for r in range(1, rounds + 1):
-        try:
-            d = json.load(open(f"{out}/{o}_{r}.json"))
-        except Exception:
-            continue
-        for k in d["kernels"]:
-            if k["kernel"] in ("surface+lift+update", "volume+surface+lift+update", "whole stage"):
-                rows.setdefault((k["order"], k["kernel"], o), []).append((k["seconds"] * 1e3, 100 * k["roofline_fraction"], k.get("bytes", 0)))
-for key in sorted(rows):
-    t = rows[key]
-    print(f"N={key[0]} {key[1]:>27} {key[2]:>4}: " + "  ".join(f"{a:.4f}/{b:.1f}" for a, b, _ in t) +
-          f"  median {statistics.median(a for a, _, _ in t):.4f}  counted {t[0][2] / 1e9:.3f} GB")
-for f in sorted(glob.glob(f"{out}/ncu_*.csv")):
-    vals = {}
-    for row in csv.reader(open(f)):
-        if len(row) > 3 and "__" in row[-3]:  # the metrics' rows: name, unit, value
-            vals[row[-3]] = (row[-2], row[-1])
-    print(os.path.basename(f), "  ".join(f"{k.split('__')[1]}={v[1]} {v[0]}" for k, v in vals.items()))
-PY
+python3 "$(dirname "$0")/bench_rounds_summary.py" "$out" "${ROUNDS:-2}" none sfc

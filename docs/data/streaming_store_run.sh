@@ -51,28 +51,4 @@ if [ "${NCU:-1}" != 0 ]; then
 fi
 rm -f "$out/tuning.json"
 tar -cJf "$OUT/ss.tar.xz" -C "$OUT" ss
-python3 - "$out" "${ROUNDS:-2}" <<'PY'
-import csv, glob, json, os, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-rows = {}
-for b in ("old", "new"):
-    for o in ("none", "sfc"):
-        for r in range(1, rounds + 1):
-            try:
-                d = json.load(open(f"{out}/{b}_{o}_{r}.json"))
-            except Exception:
-                continue
-            for k in d["kernels"]:
-                if k["kernel"] in ("surface+lift+update", "whole stage"):
-                    rows.setdefault((k["order"], k["kernel"], o, b), []).append((k["seconds"] * 1e3, 100 * k["roofline_fraction"]))
-for key in sorted(rows):
-    t = rows[key]
-    print(f"N={key[0]} {key[1]:>19} {key[2]:>4} {key[3]}: " + "  ".join(f"{a:.4f}/{b:.1f}" for a, b in t) +
-          f"  median {statistics.median(a for a, _ in t):.4f}")
-for f in sorted(glob.glob(f"{out}/ncu_*.csv")):
-    vals = {}
-    for row in csv.reader(open(f)):
-        if len(row) > 3 and "__" in row[-3]:
-            vals[row[-3]] = (row[-2], row[-1])
-    print(os.path.basename(f), "  ".join(f"{k.split('__')[1]}={v[1]} {v[0]}" for k, v in vals.items()))
-PY
+python3 "$(dirname "$0")/bench_rounds_summary.py" "$out" "${ROUNDS:-2}" old_none old_sfc new_none new_sfc
